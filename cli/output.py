@@ -57,6 +57,26 @@ def write(text: str) -> None:
         sys.stdout.write("\n")
 
 
+def yaml_text(data: Any) -> str:
+    """``data`` as YAML for ``write`` (block style, keys in their order, non-ASCII as written). A string holding a
+    character ``write`` writes out as ``\\u200b`` (a zero-width space, a bidi override, a C1 control) is
+    double-quoted, where that is YAML's own escape: in a plain or single-quoted scalar it would read back as six
+    characters, and the scenario saved from the output would not be the one shown."""
+    import yaml
+
+    from toolchoice.providers.core.redaction import visible
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def text(dumper: Any, value: str) -> Any:
+        style = '"' if visible(value) != value else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    Dumper.add_representer(str, text)
+    return yaml.dump(data, Dumper=Dumper, sort_keys=False, allow_unicode=True, width=100)
+
+
 def write_json(text: str) -> None:
     """``write`` for JSON text as ``json.dumps`` or ``core/json_text.py`` write it (redacted or not): their encoder
     escaped every C0 control already, so ``visible_json`` finds the rest (~0.4 ms for the 9 MB of an 8 MB reply's

@@ -65,13 +65,13 @@ def tools(
     if format is ToolsFormat.json:
         write(redactor.text(dumps({**doc, "ledger": [e.to_json() for e in imported.notes]})))
         return
-    import yaml
+    from .output import yaml_text
 
     # one comment line each: a newline in a message (a tool type or file name from outside) would end the comment
     # and put the rest into the YAML meant to be pasted
     notes = "".join(f"# {e.severity} {e.code}: {e.message}".replace("\r", "\\r").replace("\n", "\\n") + "\n"
                     for e in imported.notes)
-    write(redactor.text(notes + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100)))
+    write(redactor.text(notes + yaml_text(doc)))
 
 
 def _headers(values: list[str]) -> dict[str, str]:

@@ -20,7 +20,7 @@ import typer
 from toolchoice.providers.core.model import ToolchoiceError
 
 from .exits import handled
-from .output import dumps, write
+from .output import dumps, write, yaml_text
 
 
 class TraceFormat(str, Enum):
@@ -92,10 +92,8 @@ def _listing(source_key: str, file: Path, kind: str, items: list[Any], option: s
     if format is TraceFormat.json:
         write(redact(dumps({source_key: str(file), kind: items})))
         return
-    import yaml
-
     write(redact(f"# {_line(str(file))} holds {len(items)} {kind}: pick one with {option}\n"
-                 + yaml.safe_dump({kind: items}, sort_keys=False, allow_unicode=True, width=100)))
+                 + yaml_text({kind: items})))
 
 
 def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Callable[[str], str],
@@ -107,10 +105,8 @@ def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Callable[[str]
             sys.stderr.write(redact(_line(f"{e.severity} {e.code}: {e.message}")) + "\n")
         text = redact(dumps(data))
     else:
-        import yaml
-
         lines = "".join(f"# {_line(f'{e.severity} {e.code}: {e.message}')}\n" for e in notes)
-        text = redact(lines + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
+        text = redact(lines + yaml_text(data))
     if scenario_out is None:
         write(text)
         return

@@ -332,9 +332,9 @@ def json_documents(text: str, name: str, *, hint: str | None = None, lines: bool
     return found
 
 
-def read_json_file(path: str | Path, what: str, *, hint: str | None = None) -> Any:
+def read_json_file(path: str | Path, what: str, *, hint: str | None = None, regular_only: bool = False) -> Any:
     """A JSON file read bounded (file_bytes, json_depth, the digit limit), UTF-8: its one document, or one line
-    naming the file (and the line and column where it stops being JSON)."""
+    naming the file (and the line and column where it stops being JSON). ``regular_only``: as ``read_file``."""
     name = str(path)
-    text = utf8_text(read_file(path, what), name, what, "JSON", hint)
+    text = utf8_text(read_file(path, what, regular_only=regular_only), name, what, "JSON", hint)
     return json_documents(text, name, hint=hint)[0][1]

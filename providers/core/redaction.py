@@ -33,14 +33,22 @@ _BLOCK = 6  # PIECE >= 2 * _BLOCK - 1: every PIECE-long run contains one whole a
 # api-key, x-goog-api-key, x-amz-security-token) and a gateway's in front of them (x-portkey-api-key, helicone-auth,
 # cf-aig-authorization, x-litellm-api-key), a session cookie. The mock and the proxy keep and echo none of them; a
 # scenario's providers.<id>.headers may give them only as $NAME (core/scenario.py).
-KEY_WORDS = frozenset({"key", "apikey", "auth", "authorization", "token", "secret", "cookie", "password", "credential",
-                       "credentials", "signature"})
+KEY_WORDS = frozenset({"key", "keys", "apikey", "apikeys", "auth", "authorization", "token", "secret", "secrets",
+                       "cookie", "password", "passwd", "credential", "credentials", "signature",
+                       # the same run together, as a server that lowercases names gets accessToken or XApiKey
+                       "accesstoken", "authtoken", "apitoken", "sessiontoken", "bearertoken", "clientsecret",
+                       "privatekey", "secretkey", "xapikey", "subscriptionkey"})
+# a key word that says which request this is, not who sends it: the Idempotency-Key header
+# (draft-ietf-httpapi-idempotency-key-header), Cloudflare AI Gateway's cf-aig-cache-key
+NOT_KEYS = frozenset({("idempotency", "key"), ("cache", "key")})
 
 
 def key_header(name: str) -> bool:
-    """Whether a request header carries a credential (``KEY_WORDS``, one word of its name split at - and _),
-    whoever's it is: the provider's or a gateway's (a proxy in front of Portkey or Helicone gets both)."""
-    return not KEY_WORDS.isdisjoint(re.split(r"[-_]", name.lower()))
+    """Whether a request header carries a credential (``KEY_WORDS``, one word of its name split at -, _ and . and
+    where a capital follows a small letter: accessToken, XApiKey), whoever's it is: the provider's or a gateway's (a
+    proxy in front of Portkey or Helicone gets both); not an Idempotency-Key or a cache key (``NOT_KEYS``)."""
+    words = [w for w in re.split(r"[-_.]", re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", name).lower()) if w]
+    return any(w in KEY_WORDS and (i == 0 or (words[i - 1], w) not in NOT_KEYS) for i, w in enumerate(words))
 
 
 # What a key looks like where no name says so: the issuers' own prefixes, each with the least that follows it in a

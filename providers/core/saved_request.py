@@ -21,8 +21,8 @@ from urllib.parse import urlsplit
 
 from .model import LedgerEntry, ToolchoiceError
 
-SAMPLE = re.compile(r"sample-(\d+)\.request\.json")
-STEP = re.compile(r"step-(\d+)\.request\.json")  # run --save DIR: DIR/<provider>/loop-NNN/step-NN.request.json
+SAMPLE = re.compile(r"sample-([0-9]+)\.request\.json")  # ASCII digits: int() reads "١" as 1 too
+STEP = re.compile(r"step-([0-9]+)\.request\.json")  # run --save DIR: DIR/<provider>/loop-NNN/step-NN.request.json
 LISTED = 200  # samples whose reply file the listing reads
 HINT = "give a sample-NNN.request.json that proxy, mock or send --save wrote, or their folder with --sample N"
 
@@ -46,7 +46,16 @@ def samples(folder: Path) -> dict[int, Path]:
         names = sorted(p.name for p in folder.iterdir())
     except OSError as exc:
         raise ToolchoiceError(f"{folder}: cannot read the folder: {exc.strerror}", hint=HINT) from None
-    found = dict(sorted((int(m.group(1)), folder / name) for name in names if (m := SAMPLE.fullmatch(name))))
+    found: dict[int, Path] = {}
+    for name in names:
+        if (m := SAMPLE.fullmatch(name)) is None:
+            continue
+        number = int(m.group(1))
+        if number in found:  # sample-1 and sample-001: picking either would leave the other unsaid
+            raise ToolchoiceError(f"{folder}: {found[number].name} and {name} are both sample {number}",
+                                  hint="move one of them out of the folder")
+        found[number] = folder / name
+    found = dict(sorted(found.items()))
     if not found:
         raise ToolchoiceError(f"{folder}: no sample-NNN.request.json in the folder", hint=_run_saved(folder) or HINT)
     return found
@@ -101,18 +110,20 @@ def _reply_line(file: Path) -> dict[str, Any]:
 
     reply = file.with_name(file.name.replace(".request.json", ".reply.json"))
     try:
-        value = read_json_file(reply, "reply")
+        # a FIFO, /dev/tty or /dev/stdin planted as the reply file (a save folder from elsewhere) would block
+        value = read_json_file(reply, "reply", regular_only=True)
     except (ToolchoiceError, OSError):
         return {}
     return value if isinstance(value, dict) else {}
 
 
-def read_saved(file: Path) -> tuple[str, str, Any]:
+def read_saved(file: Path, regular_only: bool = False) -> tuple[str, str, Any]:
     """method, URL path and body of a saved request; one line naming the file for what is not one."""
     from .bounded import read_json_file
 
     name = str(file)
-    document = read_json_file(file, "saved request", hint=HINT)  # bounded; not JSON: file:line:col, exit 2
+    # bounded; not JSON: file:line:col, exit 2
+    document = read_json_file(file, "saved request", hint=HINT, regular_only=regular_only)
     if not isinstance(document, dict) or not isinstance(document.get("body"), dict) \
             or not isinstance(document.get("url"), str):
         raise ToolchoiceError(f"{name}: not a saved request (an object with method, url, headers and a JSON body)",
@@ -125,21 +136,31 @@ def import_saved(path: Path, sample: int | None = None, provider: str | None = N
                  ) -> SavedScenario | list[dict[str, Any]]:
     """The scenario of one saved request (a file, or a folder and ``sample``); a folder of several samples and no
     ``sample``: the listing. ``provider``: the family that wrote the body (else the save's reply file says)."""
+    from .mock.body_secrets import MARKER, scrub_module, secrets
     from .mock.judge import MockMalformed
+    from .redaction import Redactor
     from .registry import check_provider, mock_family
 
     found = pick(path, sample)
     if isinstance(found, list):
         return found
     file = found
-    method, route_path, document = read_saved(file)
+    # a sample the folder names (not the user: a FIFO or a link to /dev/tty there would wait for ever) is a file
+    method, route_path, document = read_saved(file, regular_only=file != path)
     recorded = _reply_line(file).get("provider")
     if provider is None:
         if not isinstance(recorded, str):
             raise ToolchoiceError(f"{file}: no {file.name.replace('.request.json', '.reply.json')} beside it names "
                                   "the provider",
                                   hint="name the API the request was sent to: -p openai, -p anthropic, ...")
-        provider = recorded
+        try:  # the reply file's word (a save from elsewhere may name anything): the file is named with it
+            provider = check_provider(recorded)
+        except ToolchoiceError as exc:
+            reply = file.name.replace(".request.json", ".reply.json")
+            raise ToolchoiceError(f"{file.with_name(reply)}: the provider it names: {exc.message}",
+                                  hint=f"{exc.hint} or name the API the request was sent to with -p"
+                                  if exc.hint and exc.hint.startswith("did you mean") else
+                                  "name the API the request was sent to with -p") from None
     provider = check_provider(provider)
     family = mock_family(provider)
     route = family.mock_route(method, route_path)
@@ -147,6 +168,10 @@ def import_saved(path: Path, sample: int | None = None, provider: str | None = N
         raise ToolchoiceError(f"{file}: {method} {route_path} is not a request of {provider}'s API",
                               hint="name the provider the request went to with -p")
     per_host = {"provider": provider} if getattr(family, "MOCK_PER_HOST", False) else {}
+    # an MCP server's token in the body (a save made by hand or by another tool; ours hold [redacted] there already)
+    # is never printed: replaced where the family's MOCK_SECRETS say, and anywhere else it is quoted
+    scrubbed = scrub_module(family, document["body"])
+    document = {**document, "body": scrubbed.body}
     try:
         read = family.mock_read(document["body"], route, **per_host)
     except MockMalformed as exc:
@@ -155,7 +180,14 @@ def import_saved(path: Path, sample: int | None = None, provider: str | None = N
         # does not expect where the API's own validation would refuse it (a tool_calls that is not a list)
         raise ToolchoiceError(f"{file}: {provider}'s request body does not read: {type(exc).__name__}: "
                               f"{(str(exc).splitlines() or [''])[0][:160]}", hint=HINT) from None
-    return build(file, provider, document, read, recorded)
+    saved = build(file, provider, document, read, recorded)
+    if not scrubbed.values:
+        return saved
+    redactor = Redactor(secrets(scrubbed.values))
+    notes = [e._replace(message=redactor.text(e.message)) for e in saved.notes]
+    notes.append(LedgerEntry("warning", "saved.redacted", f"{len(scrubbed.values)} key(s) in the request body (an "
+                             f"MCP server's token or URL key) written as {MARKER}: put the key in a variable"))
+    return saved._replace(data=redactor.data(saved.data), notes=notes)
 
 
 def build(file: Path, provider: str, document: dict[str, Any], read: Any, recorded: Any = None) -> SavedScenario:

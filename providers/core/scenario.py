@@ -20,7 +20,7 @@ from .choice import did_you_mean, parse_tool_choice
 from .model import (CUSTOM_TOOL_FIELDS, NATIVE_TOOL_KINDS, SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool,
                     ProviderSettings, Scenario, ThinkingSetting, Tool, ToolChoice, ToolchoiceError, WrongArgument)
 from .error_keys import says_no_key
-from .redaction import MIN_SECRET_LENGTH, key_header
+from .redaction import MIN_SECRET_LENGTH, key_header, key_shapes
 from .request_parts import HEADER_NAME, SCHEME, SCHEMED_PLACEHOLDER, http_url_fault
 from .scenario_loop import read_loop
 from .scenario_messages import read_messages
@@ -417,6 +417,14 @@ def _bad_key_env(r: _Reader, node: yaml.Node, pid: str, value: str) -> None:
     name = re.fullmatch(r"\$\{?([A-Z_][A-Z0-9_]*)\}?", value)
     if name:
         raise r.loc(node).fail(f"{what}, without $", f"write api_key_env: {name.group(1)}")
+    # the variable as another tool's config names it (LiteLLM's os.environ/NAME, env:NAME), or with a space at an end
+    name = re.fullmatch(r"\s*(?:os\.environ/|env:|\$\{?)?([A-Z_][A-Z0-9_]*)\}?\s*", value)
+    if name and not key_shapes(name.group(1)):  # env:AKIA... is a key id: said by its length below, not echoed
+        raise r.loc(node).fail(f"{what}, and only its name", f"write api_key_env: {name.group(1)}")
+    # a variable in lower case (openai_api_key): a name of words, one of them key or token, is no key itself
+    if re.fullmatch(r"[a-z_][a-z0-9_]*", value) and {"key", "token"} & set(value.split("_")):
+        raise r.loc(node).fail(f"{what}, not {value!r}",
+                               f"export it as {value.upper()} and write api_key_env: {value.upper()}")
     raise r.loc(node).fail(f"{what}, not a text of {len(value)} characters starting {value[:3]!r} (a key itself?)",
                            "export the key in a variable and write its name: api_key_env: MY_PROXY_KEY")
 

@@ -131,8 +131,15 @@ class Reader:
         except yaml.constructor.ConstructorError as exc:
             raise self.loc(node).fail(f"cannot read this value: {exc.problem}", _PLAIN_DATA) from None
         except (ValueError, KeyError, AttributeError, TypeError, OverflowError):  # e.g. !!int abc
-            raise self.loc(node).fail(f"cannot read {node.value!r} as {node.tag.rsplit(':', 1)[-1]}",
+            text = str(node.value)
+            if re.fullmatch(r"[-+]?[0-9_]+", text):  # a whole number past int()'s 4,300 digits, no tag needed
+                raise self.loc(node).fail(f"a number of {len(text)} characters is past what can be read",
+                                          "write a smaller number, or quote it to make it a string") from None
+            shown = repr(text) if len(text) <= 60 else f"{text[:40]!r}... ({len(text)} characters)"
+            raise self.loc(node).fail(f"cannot read {shown} as {node.tag.rsplit(':', 1)[-1]}",
                                       "drop the !!tag, or quote the value") from None
+        if isinstance(value, str) and self.escapes and _SURROGATE.search(value):
+            value = _paired(value)  # "\ud83d\ude00", as json.dumps writes 😀, is one character
         if isinstance(value, str) and self.escapes and _SURROGATE.search(value):
             raise self.loc(node).fail("a string holds a lone surrogate escape (\\ud800-\\udfff), which is half "
                                       "of a character, not text", "write the character itself, or both halves")
@@ -270,6 +277,7 @@ def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
     """The YAML document's root node and a reader for it (values with lines), or one-line errors. A `.json` file is
     read as JSON (``strict_json``): YAML's flow style would read much that is not JSON."""
     shallow = strict_json(text, path)
+    text = _json_raw_escaped(text, path)  # after strict_json: a .json text that reaches here is JSON
     as_json = _is_json(text)
     try:
         fast = _compose_fast(text, shallow=shallow)
@@ -305,6 +313,27 @@ def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
         yield _reader(path, loader, text), root
     finally:
         loader.dispose()
+
+
+def _paired(value: str) -> str:
+    """``value`` with each high and low surrogate in a row (two escapes, as JSON writes a character past U+FFFF)
+    read as the one character they spell; a lone one stays."""
+    try:
+        return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    except UnicodeDecodeError:
+        return value
+
+
+# what a JSON string holds as written and YAML reads otherwise: U+0085, U+2028 and U+2029 are YAML 1.1 line breaks
+# (a double-quoted scalar folds them and the spaces around them into one space), DEL and the C1 controls its reader
+# refuses. In a JSON text they can only be inside a string: there their \u escape is the same value.
+_JSON_RAW = re.compile("[\x7f-\x9f\u2028\u2029]")
+
+
+def _json_raw_escaped(text: str, path: str) -> str:
+    if not path.lower().endswith(".json") or not _JSON_RAW.search(text):
+        return text
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 _BLOCKS = {"while parsing a block mapping": "the keys of the mapping", "while parsing a block collection": "the list"}

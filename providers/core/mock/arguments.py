@@ -4,16 +4,22 @@ Deterministic (the same schema gives the same arguments): enums and consts first
 declared type with its bounds (lengths, ranges, multipleOf, item counts), required properties
 only, nested objects and arrays, local ``$ref`` (``#/$defs/..``, ``#/definitions/..``), ``allOf``
 merged, the first ``anyOf``/``oneOf`` branch, and the common string ``format``s. Bounded: a
-schema nested deeper than ``MAX_DEPTH`` yields null below that depth.
+schema nested deeper than ``MAX_DEPTH`` yields null below that depth, and one answer makes at most ``MAX_VALUES``
+values and ``MAX_TEXT`` characters of strings (past them: minItems, minProperties and minLength are not met, a
+required property is null): a schema of arrays of arrays (minItems 256 each) or of two required properties that
+are the schema again (``$ref: "#"``) asks for more values than there are atoms.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 MAX_DEPTH = 24
 MAX_ITEMS = 256  # minItems / minProperties above this are not met: a schema cannot make the mock allocate without end
 MAX_LENGTH = 65536  # the same for minLength
+MAX_VALUES = 10_000  # values one answer makes (each schema node resolved counts too)
+MAX_TEXT = 1 << 20  # characters of strings one answer makes
 
 # values for the formats JSON Schema 2020-12 lists (validation vocabulary, "Defined Formats")
 FORMAT_VALUES: dict[str, str] = {
@@ -29,13 +35,31 @@ _PATTERN_TRIES = ("example", "a", "A", "0", "1", "abc", "ABC", "a1", "2026-11-26
                   "https://example.com/", "+15555550100", "US", "USD", "x_1", "")
 
 
+class _Run:
+    """One answer's making: the schema's root (for ``$ref``) and what is left of its bounds."""
+
+    __slots__ = ("root", "values", "text")
+
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+        self.values = MAX_VALUES
+        self.text = MAX_TEXT
+
+    def take(self) -> bool:
+        """One more value (or schema node resolved), if the bound has room."""
+        self.values -= 1
+        return self.values >= 0
+
+
 def arguments_for(schema: Any) -> dict[str, Any]:
     """Arguments for a tool whose parameters are ``schema`` (always an object)."""
-    value = _value(schema if isinstance(schema, dict) else {}, schema if isinstance(schema, dict) else {}, 0)
+    root = schema if isinstance(schema, dict) else {}
+    value = _value(_Run(root), root, 0)
     return value if isinstance(value, dict) else {}
 
 
-def _resolve(root: dict[str, Any], node: dict[str, Any], depth: int) -> dict[str, Any]:
+def _resolve(run: _Run, node: dict[str, Any], depth: int) -> dict[str, Any]:
+    root = run.root
     seen = 0
     while isinstance(node.get("$ref"), str) and seen < 16:
         ref = node["$ref"]
@@ -49,9 +73,9 @@ def _resolve(root: dict[str, Any], node: dict[str, Any], depth: int) -> dict[str
         seen += 1
     if isinstance(node.get("allOf"), list):
         merged: dict[str, Any] = {k: v for k, v in node.items() if k != "allOf"}
-        for part in node["allOf"]:
-            if isinstance(part, dict):
-                part = _resolve(root, part, depth)
+        for part in node["allOf"]:  # an allOf naming the schema itself ($ref: "#") ends at the depth or the bound
+            if isinstance(part, dict) and depth <= MAX_DEPTH and run.take():
+                part = _resolve(run, part, depth + 1)
                 for key, value in part.items():
                     if key == "properties" and isinstance(value, dict):
                         merged["properties"] = {**merged.get("properties", {}), **value}
@@ -63,10 +87,12 @@ def _resolve(root: dict[str, Any], node: dict[str, Any], depth: int) -> dict[str
     return node
 
 
-def _value(root: dict[str, Any], node: Any, depth: int) -> Any:
-    if not isinstance(node, dict) or depth > MAX_DEPTH:
-        return None if depth > MAX_DEPTH else {}
-    node = _resolve(root, node, depth)
+def _value(run: _Run, node: Any, depth: int) -> Any:
+    if not run.take() or depth > MAX_DEPTH:  # a null past the depth is a value made too
+        return None
+    if not isinstance(node, dict):
+        return {}
+    node = _resolve(run, node, depth)
     if "const" in node:
         return node["const"]
     if isinstance(node.get("enum"), list) and node["enum"]:
@@ -76,64 +102,68 @@ def _value(root: dict[str, Any], node: Any, depth: int) -> Any:
         if isinstance(branches, list) and branches:
             usable = [b for b in branches if isinstance(b, dict) and b.get("type") != "null"] or branches
             rest = {k: v for k, v in node.items() if k not in ("anyOf", "oneOf")}
-            return _value(root, {**rest, **usable[0]} if isinstance(usable[0], dict) else rest, depth + 1)
+            return _value(run, {**rest, **usable[0]} if isinstance(usable[0], dict) else rest, depth + 1)
     kind = node.get("type")
     if isinstance(kind, list):
         kind = next((k for k in kind if isinstance(k, str) and k != "null"), "null")
     if not isinstance(kind, str):
         kind = "object" if "properties" in node else "array" if "items" in node else "string"
     maker = _MAKERS.get(kind)
-    return maker(root, node, depth) if maker else None
+    return maker(run, node, depth) if maker else None
 
 
-def _object(root: dict[str, Any], node: dict[str, Any], depth: int) -> dict[str, Any]:
+def _object(run: _Run, node: dict[str, Any], depth: int) -> dict[str, Any]:
     properties = node.get("properties") if isinstance(node.get("properties"), dict) else {}
     required = [name for name in node.get("required", []) if isinstance(name, str)] \
         if isinstance(node.get("required"), list) else []
     out: dict[str, Any] = {}
     for name in required:
-        out[name] = _value(root, properties.get(name, {}), depth + 1)
+        out[name] = _value(run, properties.get(name, {}), depth + 1)
     minimum = node.get("minProperties")
     if isinstance(minimum, int):
         minimum = min(minimum, MAX_ITEMS)
         for name, sub in properties.items():
-            if len(out) >= minimum:
+            if len(out) >= minimum or run.values <= 0:
                 break
-            out.setdefault(name, _value(root, sub, depth + 1))
+            out.setdefault(name, _value(run, sub, depth + 1))
     return out
 
 
-def _array(root: dict[str, Any], node: dict[str, Any], depth: int) -> list[Any]:
+def _array(run: _Run, node: dict[str, Any], depth: int) -> list[Any]:
     prefix = node.get("prefixItems")
     items = node.get("items")
     out: list[Any] = []
-    if isinstance(prefix, list):
-        out = [_value(root, item, depth + 1) for item in prefix]
-    elif isinstance(items, list):  # draft 4-7 tuple form
-        out = [_value(root, item, depth + 1) for item in items]
+    tuple_form = prefix if isinstance(prefix, list) else items if isinstance(items, list) else []  # draft 4-7: items
+    for item in tuple_form:
+        if run.values <= 0:
+            break
+        out.append(_value(run, item, depth + 1))
     minimum = min(node.get("minItems"), MAX_ITEMS) if isinstance(node.get("minItems"), int) else 0
     if len(out) < minimum:
         item_schema = items if isinstance(items, dict) else {}
-        made = [_value(root, item_schema, depth + 1) for _ in range(minimum - len(out))]
+        made = []
+        while len(out) + len(made) < minimum and run.values > 0:
+            made.append(_value(run, item_schema, depth + 1))
         if node.get("uniqueItems") and made and isinstance(made[0], (int, float)) and not isinstance(made[0], bool):
             made = [made[0] + i for i in range(len(made))]
         out.extend(made)
     return out
 
 
-def _string(root: dict[str, Any], node: dict[str, Any], depth: int) -> str:
+def _string(run: _Run, node: dict[str, Any], depth: int) -> str:
     text = FORMAT_VALUES.get(node.get("format", ""), "example") if isinstance(node.get("format"), str) else "example"
     pattern = node.get("pattern")
     if isinstance(pattern, str):
         fits = _fits(pattern)
         if not fits(text):
             text = next((t for t in _PATTERN_TRIES if fits(t)), text)
-    low = min(node.get("minLength"), MAX_LENGTH) if isinstance(node.get("minLength"), int) else 0
+    low = min(node.get("minLength"), MAX_LENGTH, max(run.text, 0)) if isinstance(node.get("minLength"), int) else 0
     high = node.get("maxLength") if isinstance(node.get("maxLength"), int) else None
     if len(text) < low:
         text = text + "x" * (low - len(text))
     if high is not None and len(text) > high:
         text = text[:high]
+    run.text -= len(text)
     return text
 
 
@@ -159,7 +189,7 @@ def _fits(pattern: str) -> Callable[[str], bool]:
     return fits
 
 
-def _number(root: dict[str, Any], node: dict[str, Any], depth: int, integer: bool = False) -> int | float:
+def _number(run: _Run, node: dict[str, Any], depth: int, integer: bool = False) -> int | float:
     low, high = node.get("minimum"), node.get("maximum")
     xlow, xhigh = node.get("exclusiveMinimum"), node.get("exclusiveMaximum")
     step = node.get("multipleOf")
@@ -175,15 +205,31 @@ def _number(root: dict[str, Any], node: dict[str, Any], depth: int, integer: boo
         if isinstance(low, (int, float)) and value < low:
             value = (low + xhigh) / 2
     if isinstance(step, (int, float)) and not isinstance(step, bool) and step > 0:
-        value = step * max(1, -(-value // step)) if value > 0 else step * (value // step)
+        stepped = step * max(1, -(-value // step)) if value > 0 else step * (value // step)
+        value = stepped if math.isfinite(stepped) else value  # multipleOf 5e-324: a count of steps past floats
+    if isinstance(value, float) and not math.isfinite(value):
+        value = 1
     if integer:
         whole = int(value)
         return whole if whole == value else int(value) + 1
     return int(value) if float(value).is_integer() else value
 
 
+def _bounded_number(run: _Run, node: dict[str, Any], depth: int, integer: bool = False) -> int | float:
+    """``_number``, or for bounds past a float (minimum: 1e400 written out, with multipleOf 0.5): the bound
+    itself when it is whole, else 1."""
+    try:
+        return _number(run, node, depth, integer)
+    except OverflowError:
+        for key, past in (("minimum", 0), ("exclusiveMinimum", 1)):
+            if type(node.get(key)) is int:
+                return node[key] + past
+        return 1
+
+
 _MAKERS: dict[str, Any] = {
     "object": _object, "array": _array, "string": _string,
-    "number": lambda r, n, d: _number(r, n, d), "integer": lambda r, n, d: _number(r, n, d, integer=True),
+    "number": lambda r, n, d: _bounded_number(r, n, d),
+    "integer": lambda r, n, d: _bounded_number(r, n, d, integer=True),
     "boolean": lambda r, n, d: True, "null": lambda r, n, d: None,
 }
