@@ -69,3 +69,14 @@ def record_retry_waits(monkeypatch: "pytest.MonkeyPatch") -> list[float]:
 
     monkeypatch.setattr(runner, "SendSettings", RecordedSleep)
     return waits
+
+
+def refused(result: Any, *secrets: str) -> str:
+    """A refusal as the command line gives it: exit 2, one line on stderr, nothing on stdout, no traceback, and no
+    ``secret`` (nor its last 12 characters) anywhere. Returns the line."""
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stdout == "" and "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
+    for secret in secrets:
+        for piece in (secret, secret[-12:]):
+            assert piece not in result.stderr + result.stdout
+    return result.stderr

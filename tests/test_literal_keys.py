@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cli import run_cli
+from cli import refused, run_cli
 
 # made of pieces so that no scanner takes this file for a leak; each has its issuer's shape (redaction.KEY_SHAPES)
 OPENAI = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
@@ -38,16 +38,6 @@ def write(tmp_path: Path, text: str, name: str = "lit.yaml") -> Path:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def refused(result, *secrets: str) -> str:
-    """Exit 2, one line on stderr, nothing on stdout, no secret (nor its last 12 characters) anywhere."""
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert result.stdout == "" and "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
-    for secret in secrets:
-        for piece in (secret, secret[-12:]):
-            assert piece not in result.stderr + result.stdout
-    return result.stderr
 
 
 def load_error(text: str):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cli import run_cli
+from cli import refused, run_cli
 
 KEY = "sk-literal-0123456789abcdef0123"
 GATEWAY = "pk-literal-abcdef0123456789"
@@ -23,15 +23,6 @@ def write(tmp_path: Path, settings: str) -> Path:
     path = tmp_path / "lit.yaml"
     path.write_text(HEAD + settings, encoding="utf-8")
     return path
-
-
-def refused(result, *secrets: str) -> str:
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert result.stdout == "" and "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
-    for secret in secrets:
-        for piece in (secret, secret[-12:]):
-            assert piece not in result.stderr
-    return result.stderr
 
 
 @pytest.mark.parametrize("command", [["render", "-f", "json"], ["render"], ["compare"], ["send", "--dry-run"]])
