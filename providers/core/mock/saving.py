@@ -17,10 +17,13 @@ _SUFFIX = {"sse": ".sse", "ndjson": ".ndjson", "eventstream": ".eventstream"}
 
 
 def save_exchange(folder: Path, number: int, request: Any, status: int, body: bytes | None, framing: str | None,
-                  line: dict[str, Any], secrets: dict[str, str], secret_paths: tuple[KeyPath, ...] = ()) -> None:
+                  line: dict[str, Any], secrets: dict[str, str], secret_paths: tuple[KeyPath, ...] = (),
+                  found: dict[str, str] | None = None) -> None:
     """Write one exchange; ``secrets`` (value -> placeholder) are redacted from every text, and the body's values
-    at ``secret_paths`` (the family's MOCK_SECRETS) are replaced by MARKER whatever their length."""
-    redactor = Redactor(secrets)
+    at ``secret_paths`` (the family's MOCK_SECRETS) are replaced by MARKER whatever their length; every key found by
+    its look (redaction.redact_patterns: a KEY_SHAPES key, a credential field's value, a URL's ?key=) is replaced,
+    and ``found`` (body_secrets.body_keys) by value, in every spelling and piece."""
+    redactor = Redactor(secrets, found=found)
     stem = f"sample-{number:03d}"
     headers = {k: (MARKER if key_header(k) else _as_sent(v)) for k, v in request.headers.items()}
     try:
