@@ -255,3 +255,72 @@ def test_near_misses_are_kept_as_sent(exchanged: dict[str, Any]) -> None:
     if exchanged["provider"] == "openai":
         body = json.loads(saved)["body"]
         assert body["model"] == NEAR["model"] and body["prompt_cache_key"] == NEAR["cache"]
+
+
+# ---- toolchoice's own saves and prints: a key pasted into a scenario's prompt or tool result -----------------
+
+PASTED = "sk-proj-pstTC4Hv8Lq2Zx6Nm0Rb3Wk7Jd1Yf5Gs"
+RESULT = "toolResultSecret-5d4c3b2a1f0e"
+SCENARIO = f"""tools:
+  - name: lookup
+    description: {DESCRIPTION}
+    parameters: {{type: object, properties: {{label: {{type: string}}}}, required: [label]}}
+tool_choice: required
+messages:
+  - {{role: user, content: "my key is {PASTED}, look it up"}}
+  - {{role: assistant, tool_calls: [{{id: call_1, name: lookup, arguments: {{label: x}}}}]}}
+  - {{role: tool, tool_call_id: call_1, content: '{{"api_key": "{RESULT}"}}'}}
+providers:
+  openai: {{model: gpt-5.4-mini}}
+loop: {{max_steps: 2, results: {{lookup: done}}}}
+"""
+
+
+@pytest.fixture(scope="module")
+def relayed_mock() -> Iterator[tuple[str, list[bytes]]]:
+    """An in-process OpenAI mock behind a relay that keeps each body as toolchoice sent it."""
+    from toolchoice.providers.core.mock.server import running_mock
+
+    with running_mock("openai") as mock:
+        origin = "/".join(mock.base_url.split("/")[:3])
+        relay_class = type("Relay", (_Relay,), {"target": origin, "bodies": []})
+        relay = ThreadingHTTPServer(("127.0.0.1", 0), relay_class)
+        thread = threading.Thread(target=relay.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{relay.server_address[1]}/v1", relay_class.bodies
+        finally:
+            relay.shutdown()
+            relay.server_close()
+            thread.join(5)
+
+
+def test_send_run_render_and_trace_never_show_a_key_pasted_into_the_scenario(
+        tmp_path: Path, relayed_mock: tuple[str, list[bytes]]) -> None:
+    """The scenario's prompt holds a key, its tool result a credential field: sent as written (the relay sees them),
+    shown and saved as [redacted] by send --save (whole and streamed), run --save (the transcript), render, every
+    --format json document and trace SAVED."""
+    from cli import run_cli
+
+    url, forwarded = relayed_mock
+    scenario = tmp_path / "pasted.yaml"
+    scenario.write_text(SCENARIO, encoding="utf-8")
+    env = {**os.environ, "OPENAI_API_KEY": "unused-local-key-0000"}
+    common = [str(scenario), "-p", "openai", "--base-url", url]
+    calls = [["send", *common, "--save", str(tmp_path / "send"), "-f", "json"],
+             ["send", *common, "--stream", "--save", str(tmp_path / "stream")],
+             ["run", *common, "--save", str(tmp_path / "run"), "-f", "json"],
+             ["render", str(scenario), "-p", "openai"], ["render", str(scenario), "-p", "openai", "-f", "json"],
+             ["trace", str(tmp_path / "send"), "-f", "json"]]
+    printed = ""
+    for args in calls:
+        done = run_cli(args, env=env, cwd=ROOT)
+        assert done.returncode in (0, 4), (args, done.stderr)
+        printed += done.stdout + done.stderr
+    assert len(forwarded) >= 3 and all(PASTED.encode() in body and RESULT.encode() in body for body in forwarded)
+    saved = {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file() and path != scenario}
+    assert any(path.name.endswith(".sse") for path in saved) and any(path.name == "scenario.yaml" for path in saved)
+    for path, data in saved.items():
+        assert not _leaks(data, [PASTED, RESULT]), (path.name, _leaks(data, [PASTED, RESULT]))
+    assert not _leaks(printed, [PASTED, RESULT]), _leaks(printed, [PASTED, RESULT])
+    assert f"my key is {MARKER}, look it up" in printed and NEAR["doc"] in printed
