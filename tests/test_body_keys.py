@@ -324,3 +324,39 @@ def test_send_run_render_and_trace_never_show_a_key_pasted_into_the_scenario(
         assert not _leaks(data, [PASTED, RESULT]), (path.name, _leaks(data, [PASTED, RESULT]))
     assert not _leaks(printed, [PASTED, RESULT]), _leaks(printed, [PASTED, RESULT])
     assert f"my key is {MARKER}, look it up" in printed and NEAR["doc"] in printed
+
+
+# ---- the look itself: JSON text and parsed JSON agree -----------------------------------------------------------
+
+SHAPED = "sk-proj-unitUT6Fq2Wz8Kd4Ns0Hv3Lm7Pc1Xb5"
+
+
+@pytest.mark.parametrize("value, hidden", [
+    ({"messages": [{"role": "user", "content": f"key:\n{SHAPED}\tend"}]}, True),  # after an escape in the JSON text
+    ({"content": f"\u00e9{SHAPED}"}, True),  # after a \u-escaped character (ensure_ascii)
+    ({"content": json.dumps({"result": json.dumps({"apiKey": "nestedTwice-0a1b2c3d"})})}, True),  # JSON in JSON
+    ({"headers": {"Authorization": "Bearer plainBearer-99aa88bb"}}, True),
+    ({"url": "https://generativelanguage.googleapis.com/v1beta/models?key=plainUrlKey-1234abcd"}, True),
+    ({"content": f"\\n{SHAPED}"}, True),  # a literal backslash-n before a key: read as JSON's escape in both
+    ({"model": "sk-tiny", "prompt_cache_key": "user-4471-cache-prefix", "max_tokens": 12345678}, False),
+    ({"resourceSpans": [{"attributes": [{"key": "gen_ai.request.model", "value": {"stringValue": "gpt-5.4-mini"}}]}],
+      "logprobs": [{"token": "internationalization", "logprob": -0.1}]}, False),
+    ({"description": "AWS ids look like AKIAIOSFODNN7EXAMPLE", "bos_token": "<|begin_of_text|>"}, False),
+])
+def test_a_key_is_found_alike_in_json_text_and_in_parsed_json(value: Any, hidden: bool) -> None:
+    from toolchoice.providers.core.redaction import Redactor, pattern_keys, redact_patterns
+
+    for text in (json.dumps(value), json.dumps(value, ensure_ascii=False), json.dumps(value, indent=2)):
+        shown = redact_patterns(text)
+        assert json.loads(shown) == Redactor({}).data(value)  # the same places, and still JSON
+        assert (shown != text) is hidden, shown
+    assert bool(pattern_keys(value)) is hidden
+
+
+def test_a_known_key_found_by_its_look_keeps_its_name() -> None:
+    """The key set in the environment is found whole by its look first: it is still shown as its variable."""
+    from toolchoice.providers.core.redaction import Redactor
+
+    other = "sk-proj-otherOT3Jx7Bq1Vn5Yd9Kw2Hs6Mf0Lr"
+    shown = Redactor({SHAPED: "$OPENAI_API_KEY"}).text(f"{SHAPED} {other} {SHAPED[4:20]}")
+    assert shown == f"$OPENAI_API_KEY {MARKER} $OPENAI_API_KEY"

@@ -96,10 +96,12 @@ def _shape_spans(text: str, json_text: bool = True, examples: bool = False) -> l
 
 
 def _after_escape(text: str, at: int) -> bool:
-    """Whether a JSON escape (``\\n``, ``\\uXXXX``) ends just before ``at``."""
-    if at >= 2 and text[at - 2] == "\\" and _escape_starts(text, at - 2):
+    """Whether a JSON escape (``\\n``, ``\\uXXXX``) may end just before ``at``: a backslash and one letter, or
+    ``\\u`` and four hex digits, whether or not the backslash is itself escaped, so that JSON text and the text it
+    decodes to (a prompt holding a literal ``\\n`` before a key) are read alike, each hiding one key too many at worst."""
+    if at >= 2 and text[at - 2] == "\\":
         return True
-    return at >= 6 and text[at - 6] == "\\" and _escape_starts(text, at - 6) and _unicode_escape_at(text, at - 6)
+    return at >= 6 and text[at - 6] == "\\" and _unicode_escape_at(text, at - 6)
 
 
 # A field of a request body that carries a credential, by the words of its name (split at - _ . and where lower case
