@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Iterator
@@ -360,3 +361,54 @@ def test_a_known_key_found_by_its_look_keeps_its_name() -> None:
     other = "sk-proj-otherOT3Jx7Bq1Vn5Yd9Kw2Hs6Mf0Lr"
     shown = Redactor({SHAPED: "$OPENAI_API_KEY"}).text(f"{SHAPED} {other} {SHAPED[4:20]}")
     assert shown == f"$OPENAI_API_KEY {MARKER} $OPENAI_API_KEY"
+
+
+class _SpellingUpstream(BaseHTTPRequestHandler):
+    """A Chat Completions stream whose model spells out a key it was never sent, four characters a delta: no
+    event holds a piece long enough to be found by value, the text put together holds the key whole."""
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        self.rfile.read(int(self.headers["content-length"]))
+        events = [{"content": SPELLED[at:at + 4]} for at in range(0, len(SPELLED), 4)]
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.end_headers()
+        for number, delta in enumerate([{"role": "assistant", "content": ""}, *events, {}]):
+            chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m", "choices": [
+                {"index": 0, "delta": delta, "finish_reason": "stop" if number == len(events) + 1 else None}]}
+            self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+        self.wfile.write(b"data: [DONE]\n\n")
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+SPELLED = "sk-proj-splSP3Kq7Wx1Nd5Rv9Hb2Tm6Yc0Lf4Gj"
+
+
+def test_a_key_the_upstream_spells_out_in_pieces_is_not_kept_by_the_proxy(tmp_path: Path) -> None:
+    from toolchoice.providers.core.mock.proxy import ProxyHandler
+    from toolchoice.providers.core.mock.server import Running, Server
+
+    upstream = ThreadingHTTPServer(("127.0.0.1", 0), _SpellingUpstream)
+    thread = threading.Thread(target=upstream.serve_forever, daemon=True)
+    thread.start()
+    try:
+        handler = ProxyHandler("openai", f"http://127.0.0.1:{upstream.server_address[1]}/v1", save_dir=tmp_path)
+        with Running(Server(handler, bad_request=handler.service.error), handler.module) as proxy:
+            with httpx.stream("POST", f"{proxy.base_url}/chat/completions", timeout=30, json={
+                    "model": "m", "stream": True, "messages": [{"role": "user", "content": "hi"}]}) as answer:
+                received = b"".join(answer.iter_bytes())
+            deadline = time.monotonic() + 10
+            while not proxy.records and time.monotonic() < deadline:  # the line (and the files) follow the answer
+                time.sleep(0.01)
+            records = list(proxy.records)
+    finally:
+        upstream.shutdown()
+        upstream.server_close()
+        thread.join(5)
+    assert SPELLED[:4].encode() in received and SPELLED[-4:].encode() in received  # the client gets it as sent
+    assert (tmp_path / "sample-001.response.sse").read_bytes() == b""
+    for path in tmp_path.rglob("*"):
+        assert not _leaks(path.read_bytes(), [SPELLED]), path.name
+    assert not _leaks(json.dumps(records), [SPELLED])
