@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 MIN_SECRET_LENGTH = 8  # shorter values are not redacted (redaction's docstring says why)
 
@@ -211,26 +211,33 @@ def redact_patterns(text: str, names: Mapping[str, str] | None = None) -> str:
     return "".join(out)
 
 
-def _pattern_data(value: Any, names: Mapping[str, str] | None = None, credential: bool = False) -> Any:
+def _pattern_data(value: Any, names: Mapping[str, str] | None = None, credential: bool = False,
+                  then: Callable[[str], str] | None = None) -> Any:
     """``redact_patterns`` on every string in parsed JSON (and records), and a string under a ``secret_field``
-    replaced where it holds a key (``literal_key``: its scheme word kept). The same object when nothing changes."""
+    replaced where it holds a key (``literal_key``: its scheme word kept); ``then`` applied to each string after
+    (a search by value: one walk, where a walk of its own would dump each level again). The same object when
+    nothing changes."""
     if isinstance(value, str):
         literal = literal_key(value) if credential else None
         if literal:
             return value[:len(value) - len(literal)] + (names.get(literal, LITERAL_PLACEHOLDER) if names
                                                         else LITERAL_PLACEHOLDER)
-        return redact_patterns(value, names)
+        shown = redact_patterns(value, names)
+        if then is None:
+            return shown
+        after = then(shown)
+        return shown if after == shown else after
     if isinstance(value, dict):
         changed = False
         out = {}
         for key, item in value.items():
-            shown_key = redact_patterns(key, names) if isinstance(key, str) else key
-            shown = _pattern_data(item, names, isinstance(key, str) and secret_field(key))
+            shown_key = _pattern_data(key, names, False, then) if isinstance(key, str) else key
+            shown = _pattern_data(item, names, isinstance(key, str) and secret_field(key), then)
             changed = changed or shown is not item or shown_key is not key
             out[shown_key] = shown
         return out if changed else value
     if isinstance(value, (list, tuple)):
-        items = [_pattern_data(item, names, credential) for item in value]
+        items = [_pattern_data(item, names, credential, then) for item in value]
         if all(a is b for a, b in zip(items, value)):
             return value
         if isinstance(value, list):

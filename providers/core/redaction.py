@@ -179,13 +179,12 @@ class Redactor:
         """``text`` applied to every string (keys included) inside parsed JSON, lists, tuples; with ``patterns``, a
         value under a credential field too (``_pattern_data``)."""
         shown = value
-        if self.patterns:
+        if self.patterns:  # the body's keys by value in the same walk (found: they are not self.secrets)
             try:
-                shown = _pattern_data(value, self.secrets)
+                shown = _pattern_data(value, self.secrets, then=self._found._secrets_text if self._found else None)
             except RecursionError:  # nested past the stack: nothing of it is shown rather than a key
                 return LITERAL_PLACEHOLDER
-        shown = self._secrets_data(shown) if self._forms else shown
-        return self._found._secrets_data(shown) if self._found is not None else shown
+        return self._secrets_data(shown) if self._forms else shown
 
     def _secrets_data(self, value: Any) -> Any:
         if not isinstance(value, str) and not self._maybe_in(_dump(value)):
