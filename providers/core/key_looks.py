@@ -19,7 +19,7 @@ MIN_SECRET_LENGTH = 8  # shorter values are not redacted (redaction's docstring 
 # real key (model ids such as sk-tiny or xai-grok-4 fall short), bounded on both sides by a character no key holds.
 # (name, the prefix shown, pattern, source). A scenario's providers.<id>.extra, header values, base URLs and
 # api_key_env, and a from: server's command line, env and headers are refused holding one (core/literal_keys.py).
-_EDGE, _END = r"(?<![A-Za-z0-9_-])", r"(?![A-Za-z0-9_-])"
+_END = r"(?![A-Za-z0-9_-])"  # and _KEY_CHARS before it (_shape_spans)
 KEY_SHAPES: tuple[tuple[str, str, str, str], ...] = (
     ("an Anthropic key", "sk-ant-", r"sk-ant-(?:api|admin|oat)\d\d-[A-Za-z0-9_-]{20,}",
      "secondary, read 2026-11-27 (no Anthropic page found that states the form): vibekit.bot/anthropic-api-key-format "
@@ -52,8 +52,6 @@ KEY_SHAPES: tuple[tuple[str, str, str, str], ...] = (
      "user-to-server tokens, ghs_ for GitHub App server-to-server tokens, ghr_ for GitHub App refresh tokens'; "
      "fine-grained tokens github_pat_ (magnetikonline's gist: 93 characters)"),
 )
-_SHAPES = re.compile("|".join(f"(?P<s{i}>{_EDGE}(?:{pattern}){_END})" for i, (_, _, pattern, _) in
-                              enumerate(KEY_SHAPES)))
 
 
 def key_shapes(text: str) -> list[tuple[str, str, str]]:
@@ -64,8 +62,9 @@ def key_shapes(text: str) -> list[tuple[str, str, str]]:
             for start, end, shape in _shape_spans(text, json_text=False, examples=True)]
 
 
-# _SHAPES tried at every place of a text costs ~0.5 s a MB (the edge's look-behind, per pattern); every shape begins
-# with one of these prefixes, which one C-speed search finds (~9 ms a MB), and the shape is tried only there.
+# The shapes as one pattern with a look-behind for the edge, tried at every place of a text, cost ~0.5 s a MB (the
+# look-behind, per pattern; a 10 MB body took 4.7 s); every shape begins with one of these prefixes, which one
+# C-speed search finds (~9 ms a MB), and the shape is tried only there (the same matches: tests/test_body_keys.py).
 _PREFIXES = re.compile(r"sk-|AIza|AKIA|ASIA|gsk_|xai-|hf_|gh[pousr]_|github_pat_")
 _SHAPE_AT = re.compile("|".join(f"(?P<s{i}>(?:{pattern}){_END})" for i, (_, _, pattern, _) in enumerate(KEY_SHAPES)))
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
