@@ -437,3 +437,17 @@ def test_the_prefix_search_finds_what_the_shapes_pattern_finds() -> None:
         assert [key for key, _, _ in key_shapes(text)] == wanted
 
     check()
+
+
+def test_a_key_in_a_path_no_route_takes_is_not_in_the_line(tmp_path: Path) -> None:
+    """A 404's line names the path the client asked for: a key written into it is [redacted] there (no key
+    header to name it), and in the saved request's URL."""
+    from toolchoice.providers.core.mock.server import running_mock
+
+    with running_mock("openai", save_dir=str(tmp_path)) as mock:
+        answer = httpx.post(f"{mock.base_url}/k/{SHAPED}/models", json={}, timeout=10)
+        records = list(mock.records)
+    assert answer.status_code == 404
+    assert not _leaks(json.dumps(records), [SHAPED]) and MARKER in records[0]["path"]
+    for path in tmp_path.rglob("*"):
+        assert not _leaks(path.read_bytes(), [SHAPED]), path.name
