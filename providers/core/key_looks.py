@@ -69,8 +69,9 @@ _PREFIXES = re.compile(r"sk-|AIza|AKIA|ASIA|gsk_|xai-|hf_|gh[pousr]_|github_pat_
 _SHAPE_AT = re.compile("|".join(f"(?P<s{i}>(?:{pattern}){_END})" for i, (_, _, pattern, _) in enumerate(KEY_SHAPES)))
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 # AWS's documentation's own example key ids (AKIAIOSFODNN7EXAMPLE, read 2026-11-27 in the STS GetAccessKeyInfo page
-# quoted above) are no one's key: text quoting them (a tool's description) is shown as written, as gitleaks' AWS rule
-# allows ".+EXAMPLE$". A scenario's settings still refuse them (literal_keys: key_shapes keeps them).
+# quoted above) are no one's key: text quoting them (a tool's description) is shown as written, as gitleaks allows
+# them (gitleaks/gitleaks config/gitleaks.toml, read 2026-11-27: rule aws-access-token, [[rules.allowlists]]
+# regexes = ['.+EXAMPLE$']). A scenario's settings still refuse them (literal_keys: key_shapes keeps them).
 _DOCUMENTED = re.compile(r"(?:AKIA|ASIA)[A-Z0-9]*EXAMPLE")
 
 
@@ -260,10 +261,10 @@ def pattern_keys(value: Any, at_most: int | None = None) -> dict[str, str]:
             for start, end in _pattern_spans(item):
                 found[item[start:end]] = LITERAL_PLACEHOLDER
         elif isinstance(item, dict):
-            stack.extend((inner, isinstance(key, str) and secret_field(key)) for key, inner in item.items())
             stack.extend((key, False) for key in item if isinstance(key, str) and _PREFIXES.search(key))
+            stack.extend((inner, isinstance(key, str) and secret_field(key)) for key, inner in reversed(item.items()))
         elif isinstance(item, (list, tuple)):
-            stack.extend((inner, credential) for inner in item)
+            stack.extend((inner, credential) for inner in reversed(item))  # popped in the body's order
     return {value: name for value, name in found.items() if len(value) >= MIN_SECRET_LENGTH}
 
 
