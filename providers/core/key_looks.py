@@ -98,7 +98,8 @@ def _shape_spans(text: str, json_text: bool = True, examples: bool = False) -> l
 def _after_escape(text: str, at: int) -> bool:
     """Whether a JSON escape (``\\n``, ``\\uXXXX``) may end just before ``at``: a backslash and one letter, or
     ``\\u`` and four hex digits, whether or not the backslash is itself escaped, so that JSON text and the text it
-    decodes to (a prompt holding a literal ``\\n`` before a key) are read alike, each hiding one key too many at worst."""
+    decodes to (a prompt holding a literal ``\\n`` before a key) are read alike, each hiding one key too many at
+    worst."""
     if at >= 2 and text[at - 2] == "\\":
         return True
     return at >= 6 and text[at - 6] == "\\" and _unicode_escape_at(text, at - 6)
@@ -145,9 +146,9 @@ def secret_field(name: str) -> bool:
 
 
 # a JSON member holding text, at any depth of quoting (a tool result or arguments string holding JSON: \"api_key\":
-# \"…\"), found from its colon (a search that starts at a literal character, ~1 ms a MB, where a pattern starting at the
-# name's optional backslashes is tried at every place, ~40 ms); the value as TOKEN68 reads it, so only text a key
-# could be is replaced
+# \"…\"), found from its colon (a search that starts at a literal character, ~1 ms a MB, where a pattern starting
+# at the name's optional backslashes is tried at every place, ~40 ms); the value as TOKEN68 reads it, so only text a
+# key could be is replaced
 _MEMBER_COLON = re.compile(r'"[ \t]*:[ \t]*(\\*)"')
 _MEMBER_NAME = re.compile(r'[A-Za-z_$@][A-Za-z0-9_.$@-]{0,63}')
 _MEMBER_VALUE = re.compile(r'((?:[A-Za-z]{1,8} )?[A-Za-z0-9._~+/=-]{%d,})(\\*)"' % MIN_SECRET_LENGTH)

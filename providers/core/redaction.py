@@ -123,7 +123,8 @@ class Redactor:
     whoever's it is (``redact_patterns``: a KEY_SHAPES key, a credential field's value, a URL's ?key=): a key a
     client sent in a body, a user pasted into a prompt or a model echoed. Build once, apply often."""
 
-    def __init__(self, secrets: Mapping[str, str], patterns: bool = True, found: Mapping[str, str] | None = None) -> None:
+    def __init__(self, secrets: Mapping[str, str], patterns: bool = True,
+                 found: Mapping[str, str] | None = None) -> None:
         """``found``: keys a body held by their look (``pattern_keys``), searched for by value (any spelling, any
         piece) after ``patterns`` replaced them whole: a text holding thousands of keys costs one pass, not a search
         for each key's common prefix (sk-proj-) at each of thousands of places."""

@@ -122,7 +122,8 @@ class ProxyHandler:
         if fault is not None:  # the proxy's own: the client still gets an answer, the line says what happened
             from ..redaction import Redactor
 
-            passage.fault = Redactor(kept, found=found).text(f"toolchoice proxy: internal error: {type(fault).__name__}: {fault}")
+            passage.fault = Redactor(kept, found=found).text(
+                f"toolchoice proxy: internal error: {type(fault).__name__}: {fault}")
             if not passage.head_sent:
                 passage.status = 500
                 body_bytes, out = self.service.error(500, passage.fault)

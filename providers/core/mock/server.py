@@ -416,7 +416,8 @@ class MockHandler:
             save_exchange(self.save_dir, record["n"], request, exchange.status,
                           exchange.body if exchange.chunks is None else b"".join(exchange.chunks),
                           self.service.framing if exchange.chunks is not None else None, record,
-                          {**keys, **exchange.secrets}, getattr(self.service.module, "MOCK_SECRETS", ()), exchange.found)
+                          {**keys, **exchange.secrets}, getattr(self.service.module, "MOCK_SECRETS", ()),
+                          exchange.found)
         return None, await write_exchange(writer, exchange, request)
 
 
