@@ -137,11 +137,16 @@ def literal_key(value: str) -> str | None:
     return found.group(1) if found else None
 
 
-@functools.lru_cache(maxsize=4096)
 def secret_field(name: str) -> bool:
     """Whether output hides the value a field named ``name`` holds: ``credential_field``, but for a field named
     only "key" or "token" (OTLP's attributes ``{"key": "gen_ai.system", ...}``, a map's entries, OpenAI's logprobs
-    ``{"token": ...}``: words, not keys; a URL's ``?key=`` is its query's, ``_QUERY_KEY``)."""
+    ``{"token": ...}``: words, not keys; a URL's ``?key=`` is its query's, ``_QUERY_KEY``). A body's names repeat
+    (role, content, type): each is read once; a name past 128 characters names no credential (and is not kept)."""
+    return len(name) <= 128 and _secret_field(name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _secret_field(name: str) -> bool:
     return credential_field(name) and name_words(name) not in (["key"], ["token"])
 
 
