@@ -76,7 +76,8 @@ _DOCUMENTED = re.compile(r"(?:AKIA|ASIA)[A-Z0-9]*EXAMPLE")
 
 
 def _shape_spans(text: str, json_text: bool = True, examples: bool = False) -> list[tuple[int, int, int]]:
-    """(start, end, which KEY_SHAPES row) of every key of a known shape in ``text``, as ``_SHAPES`` finds them.
+    """(start, end, which KEY_SHAPES row) of every key of a known shape in ``text``, bounded by a character no key
+    holds on both sides (what the rows' patterns with an edge look-behind, tried everywhere, find).
     ``json_text``: the text may be JSON, where a key after an escape (``\\nsk-…``, a newline before it) follows a
     letter; it is found there too. ``examples``: AWS's documented example ids count (else they are left)."""
     spans: list[tuple[int, int, int]] = []
