@@ -103,8 +103,9 @@ def threshold_code(below: list[str], refused: bool = False) -> int:
 
 
 def shown(record: Any, secrets: dict[str, str]) -> Any:
-    """``record`` (plain JSON data) with every resolved key replaced by its placeholder: the one place a
-    job's records are redacted for display."""
+    """``record`` (plain JSON data) with every resolved key replaced by its placeholder, and every key found by its
+    look (``redaction.redact_patterns``: one pasted into a prompt, one a model echoed) by ``[redacted]``: the one
+    place a job's records are redacted for display."""
     from .redaction import Redactor
 
-    return Redactor(secrets).data(record) if secrets else record
+    return Redactor(secrets).data(record)

@@ -25,8 +25,11 @@ import json
 import re
 from typing import Any, Iterable, Mapping
 from .json_text import dumps_indented
+from .key_looks import (ENV_REFERENCE, FIELD_PAIRS, FIELD_WORDS, KEY_SHAPES, LITERAL_PLACEHOLDER,  # noqa: F401 - theirs
+                        MIN_SECRET_LENGTH, TOKEN68, _escape_starts, _pattern_data, _pattern_spans, _unicode_escape_at,
+                        credential_field, key_shapes, literal_key, name_words, pattern_keys, redact_patterns,
+                        secret_field)
 
-MIN_SECRET_LENGTH = 8  # shorter values are not redacted (see the module docstring)
 PIECE = 12  # a run this long of a key's characters is redacted even when the rest is missing
 _BLOCK = 6  # PIECE >= 2 * _BLOCK - 1: every PIECE-long run contains one whole aligned block
 # a header whose name holds one of these words carries a credential: the providers' own (authorization, x-api-key,
@@ -51,90 +54,6 @@ def key_header(name: str) -> bool:
     return any(w in KEY_WORDS and (i == 0 or (words[i - 1], w) not in NOT_KEYS) for i, w in enumerate(words))
 
 
-# What a key looks like where no name says so: the issuers' own prefixes, each with the least that follows it in a
-# real key (model ids such as sk-tiny or xai-grok-4 fall short), bounded on both sides by a character no key holds.
-# (name, the prefix shown, pattern, source). A scenario's providers.<id>.extra, header values, base URLs and
-# api_key_env, and a from: server's command line, env and headers are refused holding one (core/literal_keys.py).
-_EDGE, _END = r"(?<![A-Za-z0-9_-])", r"(?![A-Za-z0-9_-])"
-KEY_SHAPES: tuple[tuple[str, str, str, str], ...] = (
-    ("an Anthropic key", "sk-ant-", r"sk-ant-(?:api|admin|oat)\d\d-[A-Za-z0-9_-]{20,}",
-     "secondary, read 2026-11-27 (no Anthropic page found that states the form): vibekit.bot/anthropic-api-key-format "
-     "'Every Anthropic API key starts with sk-ant-api03-', 'sk-ant-oat01-… — an OAuth access token issued by the "
-     "Claude CLI's claude setup-token'; claudeinsider.com/docs/api/authentication 'sk-ant-api03-xxxx'"),
-    ("an OpenAI-style key", "sk-", r"sk-(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}",
-     "secondary, read 2026-11-27: mongodb/kingfisher PR #68 'OpenAI API keys can now take different forms: sk-proj-, "
-     "sk-svcacct-, sk-None-'; langflow-ai/langflow PR #12122 'sk-proj (project keys) sk- (legacy user account keys) "
-     "sk-svcacct (service account keys) or sk-None'; DeepSeek's and OpenRouter's (sk-or-v1-) keys take the same form"),
-    ("a Google API key", "AIza", r"AIza[0-9A-Za-z_-]{35}",
-     "learn.microsoft.com/purview/sit-defn-google-api-key (read 2026-11-27): 'A combination of 39 characters', "
-     "\"A token prefix (case-sensitive) 'AIza'\"; Google AI Studio now also issues keys starting AQ. "
-     "(discuss.ai.google.dev/t/170415), which have no shape to tell them by"),
-    ("an AWS access key id", "AKIA", r"(?:AKIA|ASIA)[A-Z0-9]{16}",
-     "docs.aws.amazon.com STS GetAccessKeyInfo (read 2026-11-27): 'an access key ID (for example, "
-     "AKIAIOSFODNN7EXAMPLE)', 'Access key IDs beginning with AKIA are long-term credentials ... beginning with ASIA "
-     "are temporary credentials that are created using AWS STS operations'"),
-    ("a Groq key", "gsk_", r"gsk_[A-Za-z0-9]{20,}",
-     "secondary, read 2026-11-27: the kingfisher rule kingfisher.groq.1 'gsk_[a-zA-Z0-9]{52}' (citing "
-     "howtorotate.com/docs/tutorials/groq/)"),
-    ("an xAI key", "xai-", r"xai-(?=[A-Za-z0-9]*[0-9])[A-Za-z0-9]{20,}",
-     "secondary, read 2026-11-27: key detectors' 'xai- followed by 70-85 alphanumeric characters'; setup guides "
-     "'Copy your API key (starts with xai-)'"),
-    ("a Hugging Face token", "hf_", r"hf_[A-Za-z0-9]{30,}",
-     "huggingface.co/docs/huggingface.js Credentials (read 2026-11-27): 'Pass { accessToken: \"hf…\" }'; "
-     "detect-secrets' and gitleaks' rule 'hf_[a-zA-Z]{34}'"),
-    ("a GitHub token", "gh", r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})",
-     "github.blog/changelog/2021-03-31-authentication-token-format-updates-are-generally-available (read "
-     "2026-11-27): 'ghp_ for Personal Access Tokens, gho_ for OAuth Access tokens, ghu_ for GitHub App "
-     "user-to-server tokens, ghs_ for GitHub App server-to-server tokens, ghr_ for GitHub App refresh tokens'; "
-     "fine-grained tokens github_pat_ (magnetikonline's gist: 93 characters)"),
-)
-_SHAPES = re.compile("|".join(f"(?P<s{i}>{_EDGE}(?:{pattern}){_END})" for i, (_, _, pattern, _) in
-                              enumerate(KEY_SHAPES)))
-
-
-def key_shapes(text: str) -> list[tuple[str, str, str]]:
-    """The keys of a known shape in ``text``: (the key, what it looks like, the prefix a message may show)."""
-    if not isinstance(text, str) or len(text) < 20:
-        return []
-    return [(m.group(), KEY_SHAPES[int(m.lastgroup[1:])][0], KEY_SHAPES[int(m.lastgroup[1:])][1])  # type: ignore
-            for m in _SHAPES.finditer(text)]
-
-
-# A field of a request body that carries a credential, by the words of its name (split at - _ . and where lower case
-# turns upper: apiKey, x-api-key, client_secret, accessToken, auth.token): narrower than KEY_WORDS, since a body has
-# fields named for keys that are none (prompt_cache_key, a thinking block's signature, max_tokens).
-FIELD_WORDS = frozenset({"apikey", "auth", "authorization", "token", "secret", "password", "passwd", "credential",
-                         "credentials", "cookie", "bearer"})
-FIELD_PAIRS = frozenset({("api", "key"), ("access", "key"), ("secret", "key"), ("private", "key"), ("session", "key")})
-# what a key written in such a field is: token68 characters (RFC 9110 §11.2) after one optional scheme word, so a
-# chat template's "<|begin_of_text|>" under bos_token is no key
-TOKEN68 = re.compile(r"(?:[A-Za-z]{1,8} )?([A-Za-z0-9._~+/=-]{%d,})" % MIN_SECRET_LENGTH)
-
-
-def name_words(name: str) -> list[str]:
-    """A field's or variable's name as lower-case words: api_key, apiKey, X-Api-Key, API_KEY all give api, key."""
-    return [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name)]
-
-
-def credential_field(name: str) -> bool:
-    """Whether a body field (or a server's environment variable) named ``name`` carries a credential."""
-    words = name_words(name)
-    return (not FIELD_WORDS.isdisjoint(words) or any(pair in FIELD_PAIRS for pair in zip(words, words[1:]))
-            or words == ["key"])
-
-
-def literal_key(value: str) -> str | None:
-    """The text a credential field holds as its key (after one scheme word), None when it holds none: a ``$NAME``
-    reference, text shorter than MIN_SECRET_LENGTH, or text no key is made of."""
-    if ENV_REFERENCE.fullmatch(value):
-        return None
-    found = TOKEN68.fullmatch(value)
-    return found.group(1) if found else None
-
-
-# a reference to a variable, alone or after one auth scheme word, as request_parts.SCHEMED_PLACEHOLDER reads it
-ENV_REFERENCE = re.compile(r"(?:[A-Za-z]{1,20} )?\$(?:\{[A-Z_][A-Z0-9_]*\}|[A-Z_][A-Z0-9_]*)(?![A-Za-z0-9_])")
-LITERAL_PLACEHOLDER = "[redacted]"
 
 
 def settings_secrets(providers: Mapping[str, Any]) -> dict[str, str]:
@@ -208,19 +127,36 @@ def _base64_cores(raw: bytes) -> set[str]:
 
 
 class Redactor:
-    """Replaces every secret (any spelling, any long piece) in texts. Build once, apply often."""
+    """Replaces every secret (any spelling, any long piece) in texts, and (``patterns``) every key found by its look
+    whoever's it is (``redact_patterns``: a KEY_SHAPES key, a credential field's value, a URL's ?key=): a key a
+    client sent in a body, a user pasted into a prompt or a model echoed. Build once, apply often."""
 
-    def __init__(self, secrets: Mapping[str, str]) -> None:
+    def __init__(self, secrets: Mapping[str, str], patterns: bool = True,
+                 found: Mapping[str, str] | None = None) -> None:
+        """``found``: keys a body held by their look (``pattern_keys``), searched for by value (any spelling, any
+        piece) after ``patterns`` replaced them whole: a text holding thousands of keys costs one pass, not a search
+        for each key's common prefix (sk-proj-) at each of thousands of places."""
         self.secrets = usable_secrets(secrets)
+        self.patterns = patterns
         self._look, self._plain_look = _search_plan(tuple(self.secrets.items()))
         self._forms = self._look.forms
+        found = {value: name for value, name in (found or {}).items() if value not in self.secrets}
+        self._found = Redactor(found, patterns=False) if found and patterns else None
 
     def __bool__(self) -> bool:
-        return bool(self.secrets)
+        return bool(self.secrets) or self.patterns
 
     def text(self, text: str) -> str:
-        if not self._forms or not text:
+        if not text:
             return text
+        # the keys found by their look first, whole (a key known by value keeps its $NAME): what is left for the
+        # search by value is what no look finds (a piece, an escaped spelling), and a text of thousands of keys of
+        # one issuer is not searched at each of them for their common prefix (sk-ant-api03-: a 12-character piece)
+        shown = redact_patterns(text, self.secrets) if self.patterns else text
+        shown = self._secrets_text(shown) if self._forms else shown
+        return self._found._secrets_text(shown) if self._found is not None else shown
+
+    def _secrets_text(self, text: str) -> str:
         forms = (self._look if "\\u" in text else self._plain_look).candidates(text)
         if not forms:
             return text
@@ -249,25 +185,35 @@ class Redactor:
         return (self._look if "\\u" in text else self._plain_look).maybe(text)
 
     def data(self, value: Any) -> Any:
-        """``text`` applied to every string (keys included) inside parsed JSON, lists, tuples."""
-        if not self._forms:
-            return value
+        """``text`` applied to every string (keys included) inside parsed JSON, lists, tuples; with ``patterns``, a
+        value under a credential field too (``_pattern_data``)."""
+        shown = value
+        if self.patterns:  # the body's keys by value in the same walk (found: they are not self.secrets)
+            try:
+                shown = _pattern_data(value, self.secrets, then=self._found._secrets_text if self._found else None)
+            except RecursionError:  # nested past the stack: nothing of it is shown rather than a key
+                return LITERAL_PLACEHOLDER
+        return self._secrets_data(shown) if self._forms else shown
+
+    def _secrets_data(self, value: Any) -> Any:
         if not isinstance(value, str) and not self._maybe_in(_dump(value)):
             return value
         if isinstance(value, str):
-            return self.text(value)
+            return self._secrets_text(value)
         if isinstance(value, list):
-            return [self.data(v) for v in value]
+            return [self._secrets_data(v) for v in value]
         if isinstance(value, tuple) and hasattr(value, "_fields"):  # a record (NamedTuple)
-            return type(value)(*(self.data(v) for v in value))
+            return type(value)(*(self._secrets_data(v) for v in value))
         if isinstance(value, tuple):
-            return tuple(self.data(v) for v in value)
+            return tuple(self._secrets_data(v) for v in value)
         if isinstance(value, dict):
-            return {self.text(k) if isinstance(k, str) else k: self.data(v) for k, v in value.items()}
+            return {self._secrets_text(k) if isinstance(k, str) else k: self._secrets_data(v) for k, v in value.items()}
         return value
 
     def contains(self, text: str) -> bool:
-        """Whether any spelling or long piece of a secret is in ``text``."""
+        """Whether any spelling or long piece of a secret, or a key found by its look, is in ``text``."""
+        if self.patterns and (_pattern_spans(text) or (self._found is not None and self._found.contains(text))):
+            return True
         forms = (self._look if "\\u" in text else self._plain_look).candidates(text)
         return any(True for form, name in forms for _ in _occurrences(text, form, name))
 
@@ -348,22 +294,6 @@ def _search_plan(secrets: _Forms) -> tuple[_Look, _Look]:
     # \u-escaped spellings can only be in a text that holds "\u": most texts skip them (and their needles)
     plain_forms = tuple((form, name) for form, name in forms if not form.startswith("\\u"))
     return _Look(forms), _Look(plain_forms)
-
-
-def _escape_starts(text: str, at: int) -> bool:
-    """Whether the backslash at ``at`` begins an escape (an odd run of backslashes ends there)."""
-    run = 0
-    while at - run >= 0 and text[at - run] == "\\":
-        run += 1
-    return run % 2 == 1
-
-
-_HEX = frozenset("0123456789abcdefABCDEF")
-
-
-def _unicode_escape_at(text: str, at: int) -> bool:
-    """Whether ``text[at:at + 6]`` reads ``\\uXXXX`` (the caller knows the backslash begins an escape)."""
-    return text.startswith("\\u", at) and len(text) >= at + 6 and all(c in _HEX for c in text[at + 2:at + 6])
 
 
 def _whole_escapes(text: str, start: int, end: int) -> tuple[int, int]:

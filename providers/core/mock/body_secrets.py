@@ -57,14 +57,23 @@ def secrets(values: Iterable[str], at_most: int | None = None) -> dict[str, str]
     return out
 
 
-def redacted(value: Any, kept: dict[str, str]) -> Any:
-    """A record or message with the body's secrets (``secrets``) replaced: none of the mock's own words quote
-    them, but a client's tool_choice or an exception's words may."""
-    if not kept:
-        return value
+def redacted(value: Any, kept: dict[str, str], found: dict[str, str] | None = None) -> Any:
+    """A record or message with the body's secrets (``secrets``) replaced, and every key found by its look
+    (``redaction.redact_patterns``; ``found``, the body's, by value too: ``body_keys``): none of the mock's own
+    words quote them, but a client's tool_choice, a model's call arguments or an exception's words may."""
     from ..redaction import Redactor
 
-    return Redactor(kept).data(value)
+    return Redactor(kept, found=found).data(value)
+
+
+def body_keys(body: Any) -> dict[str, str]:
+    """The keys a client's body holds by their look, wherever it put them (an ``api_key`` field, LiteLLM's
+    ``extra_body``, a key pasted into a prompt or echoed in a tool result: ``redaction.pattern_keys``), value ->
+    MARKER: every text the mock or proxy keeps or shows is redacted with them, a piece of one too. The first
+    GUARD_AT_MOST only (a key past them is still replaced whole where its look finds it)."""
+    from ..redaction import pattern_keys
+
+    return pattern_keys(body, GUARD_AT_MOST) if body is not None else {}
 
 
 def scrub_text(text: str, paths: Iterable[KeyPath]) -> str:

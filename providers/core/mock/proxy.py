@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from ..model import LedgerEntry, Reply, Scenario
 from ..redaction import visible
 from .call_origins import CallOrigins, Sent, loop_findings, prefix_check, reply_reasoning
-from .body_secrets import redacted, scrub_module, secrets
+from .body_secrets import body_keys, redacted, scrub_module, secrets
 from .judge import Judged, judge, record
 from .server import Judges, Request, Server, Served, drained, head, reason, serve
 from .service import MAX_BODY, MockService, Recorder, client_secrets, elsewhere
@@ -102,6 +102,7 @@ class ProxyHandler:
         # client's key, which the API may quote back ("Incorrect API key provided: sk-...")
         kept = {**client_secrets(request.headers, request.target),
                 **(secrets(scrub_module(self.module, body).values) if body is not None else {})}
+        found = body_keys(body)  # a key in the body's fields or texts: forwarded as sent, saved and shown [redacted]
         read = judged.read
         stream = bool(route.get("stream")) if route and route.get("stream") is not None else bool(read and read.stream)
         passage = _Passage()
@@ -121,7 +122,8 @@ class ProxyHandler:
         if fault is not None:  # the proxy's own: the client still gets an answer, the line says what happened
             from ..redaction import Redactor
 
-            passage.fault = Redactor(kept).text(f"toolchoice proxy: internal error: {type(fault).__name__}: {fault}")
+            passage.fault = Redactor(kept, found=found).text(
+                f"toolchoice proxy: internal error: {type(fault).__name__}: {fault}")
             if not passage.head_sent:
                 passage.status = 500
                 body_bytes, out = self.service.error(500, passage.fault)
@@ -151,13 +153,14 @@ class ProxyHandler:
             handed = self._origins.reasoning_from(sent)  # the thinking sent back, and whose answer made it
             if handed:
                 line["reasoning_from"] = handed
-        line = redacted(line, kept)
+        found.update(body_keys(line))  # a key the model's answer holds (a call's arguments): its pieces in the stream
+        line = redacted(line, kept, found)
         if self.save_dir is not None and passage.failure is None:
             from .saving import save_exchange
 
             save_exchange(self.save_dir, number, request, status, bytes(passage.collected),
                           self.service.framing if passage.decoder is not None else None, line, kept,
-                          getattr(self.module, "MOCK_SECRETS", ()))
+                          getattr(self.module, "MOCK_SECRETS", ()), found)
         self.verdicts[line.get("verdict") or ""] = self.verdicts.get(line.get("verdict") or "", 0) + 1
         self.emit(line)
         return None, passage.whole  # an answer cut short (or unframed, to HTTP/1.0) leaves no connection to reuse

@@ -17,10 +17,13 @@ _SUFFIX = {"sse": ".sse", "ndjson": ".ndjson", "eventstream": ".eventstream"}
 
 
 def save_exchange(folder: Path, number: int, request: Any, status: int, body: bytes | None, framing: str | None,
-                  line: dict[str, Any], secrets: dict[str, str], secret_paths: tuple[KeyPath, ...] = ()) -> None:
+                  line: dict[str, Any], secrets: dict[str, str], secret_paths: tuple[KeyPath, ...] = (),
+                  found: dict[str, str] | None = None) -> None:
     """Write one exchange; ``secrets`` (value -> placeholder) are redacted from every text, and the body's values
-    at ``secret_paths`` (the family's MOCK_SECRETS) are replaced by MARKER whatever their length."""
-    redactor = Redactor(secrets)
+    at ``secret_paths`` (the family's MOCK_SECRETS) are replaced by MARKER whatever their length; every key found by
+    its look (redaction.redact_patterns: a KEY_SHAPES key, a credential field's value, a URL's ?key=) is replaced,
+    and ``found`` (body_secrets.body_keys) by value, in every spelling and piece."""
+    redactor = Redactor(secrets, found=found)
     stem = f"sample-{number:03d}"
     headers = {k: (MARKER if key_header(k) else _as_sent(v)) for k, v in request.headers.items()}
     try:
@@ -33,7 +36,10 @@ def save_exchange(folder: Path, number: int, request: Any, status: int, body: by
         if framing is not None:  # an AWS event stream re-framed with its payloads redacted (it was saved as it came)
             from ..stream_redaction import redact_stream
 
-            write_atomic(folder / f"{stem}.response{_SUFFIX[framing]}", redact_stream(body, framing, redactor))
+            saved = redact_stream(body, framing, redactor)
+            if saved and _assembles_a_key(line.get("provider"), saved, redactor):
+                saved = b""  # a key in pieces of a few characters an event (a model that spelled one out): as send does
+            write_atomic(folder / f"{stem}.response{_SUFFIX[framing]}", saved)
         else:  # a key the upstream quoted with some characters \u-escaped is found in the decoded body too
             text = body.decode("utf-8", "replace")
             try:
@@ -42,6 +48,14 @@ def save_exchange(folder: Path, number: int, request: Any, status: int, body: by
                 parsed = None
             write_atomic(folder / f"{stem}.response.json", safe_json_text(text, parsed, redactor))
     write_atomic(folder / f"{stem}.reply.json", redactor.text(dumps(redactor.data({**line, "http_status": status}))))
+
+
+def _assembles_a_key(provider: Any, saved: bytes, redactor: Redactor) -> bool:
+    """Whether a redacted stream, put together as ``parse --stream`` would, still makes a key (streaming's check:
+    the stream is then saved empty, as ``send --stream --save`` withholds it)."""
+    from ..streaming import _assembles_a_key as assembles
+
+    return isinstance(provider, str) and assembles(provider, saved, redactor)
 
 
 def _as_sent(value: str) -> str:

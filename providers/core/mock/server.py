@@ -31,6 +31,7 @@ from ..errors import ToolchoiceError
 from .deadline import within as _within
 from .script import Script, load_script
 from .service import Exchange, MockService, Recorder, client_secrets
+from .body_secrets import redacted
 
 JUDGE_INLINE_BYTES = 64 * 1024  # a smaller body is judged on the event loop (a worker thread costs more than it)
 
@@ -405,11 +406,9 @@ class MockHandler:
         exchange = await self.judges.run(len(request.body), self.service.handle, request.method, request.target,
                                          request.headers, request.body)
         keys = client_secrets(request.headers, request.target)
-        record = exchange.record
-        if any(key in request.target for key in keys):  # a key the client also put in the URL's path: the line
-            from .body_secrets import redacted         # names the path, and the proxy's lines are redacted so
-
-            record = redacted(record, keys)
+        # a key the client also put in the URL's path (the line names the path; the proxy's lines are redacted so),
+        # a key's shape in a path no route takes (its 404 line): every line is redacted here too
+        record = redacted(exchange.record, keys, exchange.found)
         self.emit(record)  # the line is out when the client reads the answer
         if self.save_dir is not None:  # and so are the saved files: a client reading the folder once answered finds
             from .saving import save_exchange  # them whole (they were written after the answer, racing it)
@@ -417,7 +416,8 @@ class MockHandler:
             save_exchange(self.save_dir, record["n"], request, exchange.status,
                           exchange.body if exchange.chunks is None else b"".join(exchange.chunks),
                           self.service.framing if exchange.chunks is not None else None, record,
-                          {**keys, **exchange.secrets}, getattr(self.service.module, "MOCK_SECRETS", ()))
+                          {**keys, **exchange.secrets}, getattr(self.service.module, "MOCK_SECRETS", ()),
+                          exchange.found)
         return None, await write_exchange(writer, exchange, request)
 
 

@@ -9,9 +9,9 @@ import threading
 from typing import Any, Callable, NamedTuple
 from urllib.parse import parse_qsl, urlsplit
 
-from ..redaction import key_header
+from ..redaction import key_header, secret_field
 from ..registry import check_provider, mock_family, module_for
-from .body_secrets import GUARD_AT_MOST, redacted, scrub_module, secrets
+from .body_secrets import GUARD_AT_MOST, body_keys, redacted, scrub_module, secrets
 from .call_origins import CallOrigins, Sent, loop_findings, prefix_check
 from .framing import CONTENT_TYPES, ENCODERS
 from .judge import Answer, Judged, judge, plan_answers, record
@@ -33,6 +33,7 @@ class Exchange(NamedTuple):
     cut_after: int | None = None
     answer: Answer | None = None
     secrets: dict[str, str] = {}  # the MCP secrets the body held (body_secrets), value -> MARKER
+    found: dict[str, str] = {}  # the keys the body held by their look (body_secrets.body_keys), value -> MARKER
 
 
 def client_secrets(headers: dict[str, str], target: str) -> dict[str, str]:
@@ -46,7 +47,7 @@ def client_secrets(headers: dict[str, str], target: str) -> dict[str, str]:
             else:
                 found[value.split(" ", 1)[-1].strip()] = f"${name.upper().replace('-', '_')}"
     for key, value in parse_qsl(urlsplit(target).query, keep_blank_values=True):
-        if key in ("key", "api_key", "api-key") and value:
+        if value and (key in ("key", "api-key") or secret_field(key)):  # ?key=, ?api_key=, ?access_token=
             found[value] = "$KEY"
     token = headers.get("x-amz-security-token")
     if token:
@@ -122,6 +123,8 @@ class MockService:
             judged = judge(self.provider, self.module, data, route)  # the body as sent
         shown = scrub_module(self.module, data)  # what is kept or echoed: its MCP secrets replaced
         kept = secrets(shown.values, GUARD_AT_MOST)
+        found = body_keys(data)  # saved and printed as [redacted]; the answer is made from the body as sent
+        named = {**client_secrets(headers, target), **kept}  # a client's key shown as its header's $NAME first
         step = self.script.step(number)
         delay = step.delay_ms / 1000.0 if step is not None else 0.0
         read = judged.read
@@ -133,14 +136,15 @@ class MockService:
             line = self._traced(record(number, self.provider, path, judged, step.status, None, stream), judged)
             line["findings"].append({"severity": "info", "code": "mock.scripted_fault",
                                      "message": f"script line {step.line}: status {step.status}"})
-            return Exchange(step.status, out, body, None, redacted(line, kept), delay, secrets=kept)
+            return Exchange(step.status, out, body, None, redacted(line, named, found), delay, secrets=kept,
+                            found=found)
         if judged.refusal is not None or read is None:
             self._refuse()
             param = read.refusal_param if read is not None and judged.refusal == read.refusal else None
-            body, out = self.error(400, redacted(judged.refusal or "invalid request", kept), param=param,
+            body, out = self.error(400, redacted(judged.refusal or "invalid request", named, found), param=param,
                                    fields=judged.envelope)
             line = self._traced(record(number, self.provider, path, judged, 400, None, stream), judged)
-            return Exchange(400, out, body, None, redacted(line, kept), delay, secrets=kept)
+            return Exchange(400, out, body, None, redacted(line, named, found), delay, secrets=kept, found=found)
         answer = plan_answers(judged, step, number)
         line = self._traced(record(number, self.provider, path, judged, 200, answer, stream), judged, answer, number)
         cut = step.cut_after if step is not None else None
@@ -149,15 +153,15 @@ class MockService:
             line["findings"].append({"severity": "info", "code": "mock.scripted_fault",
                                      "message": f"script line {step.line}: the answer is cut {what} and the connection "
                                                 "closed (cut_after)"})
-        line = redacted(line, kept)
+        line = redacted(line, named, found)
         if stream:
             events = self.module.mock_events(answer, read, number, shown.body, **self.per_host)
             chunks = ENCODERS[self.framing](events)
             return Exchange(200, {"content-type": CONTENT_TYPES[self.framing]}, None, chunks, line, delay, cut, answer,
-                            kept)
+                            kept, found)
         return Exchange(200, {"content-type": "application/json"},
                         _dumps(self.module.mock_reply(answer, read, number, shown.body, **self.per_host)), None, line,
-                        delay, cut, answer, kept)
+                        delay, cut, answer, kept, found)
 
     def _unparsed_words(self, exc: Exception) -> str:
         """The 400's words for a body that is not JSON: the family's recorded words (``mock_unparsed``), else these."""

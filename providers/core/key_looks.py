@@ -1,0 +1,296 @@
+"""What a key looks like, whoever's it is: the issuers' prefixes (``KEY_SHAPES``), the fields and variables named
+for a credential (``credential_field``, ``secret_field``), and finding them in a text or in parsed JSON
+(``redact_patterns``, ``pattern_keys``). ``redaction.Redactor`` applies them to everything it redacts besides the
+keys it is given by value; ``literal_keys`` refuses them in a scenario.
+
+Only the standard library: `render` and `parse` use this without httpx.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any, Callable, Mapping
+
+MIN_SECRET_LENGTH = 8  # shorter values are not redacted (redaction's docstring says why)
+
+
+# What a key looks like where no name says so: the issuers' own prefixes, each with the least that follows it in a
+# real key (model ids such as sk-tiny or xai-grok-4 fall short), bounded on both sides by a character no key holds.
+# (name, the prefix shown, pattern, source). A scenario's providers.<id>.extra, header values, base URLs and
+# api_key_env, and a from: server's command line, env and headers are refused holding one (core/literal_keys.py).
+_END = r"(?![A-Za-z0-9_-])"  # and _KEY_CHARS before it (_shape_spans)
+KEY_SHAPES: tuple[tuple[str, str, str, str], ...] = (
+    ("an Anthropic key", "sk-ant-", r"sk-ant-(?:api|admin|oat)\d\d-[A-Za-z0-9_-]{20,}",
+     "secondary, read 2026-11-27 (no Anthropic page found that states the form): vibekit.bot/anthropic-api-key-format "
+     "'Every Anthropic API key starts with sk-ant-api03-', 'sk-ant-oat01-… — an OAuth access token issued by the "
+     "Claude CLI's claude setup-token'; claudeinsider.com/docs/api/authentication 'sk-ant-api03-xxxx'"),
+    ("an OpenAI-style key", "sk-", r"sk-(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}",
+     "secondary, read 2026-11-27: mongodb/kingfisher PR #68 'OpenAI API keys can now take different forms: sk-proj-, "
+     "sk-svcacct-, sk-None-'; langflow-ai/langflow PR #12122 'sk-proj (project keys) sk- (legacy user account keys) "
+     "sk-svcacct (service account keys) or sk-None'; DeepSeek's and OpenRouter's (sk-or-v1-) keys take the same form"),
+    ("a Google API key", "AIza", r"AIza[0-9A-Za-z_-]{35}",
+     "learn.microsoft.com/purview/sit-defn-google-api-key (read 2026-11-27): 'A combination of 39 characters', "
+     "\"A token prefix (case-sensitive) 'AIza'\"; Google AI Studio now also issues keys starting AQ. "
+     "(discuss.ai.google.dev/t/170415), which have no shape to tell them by"),
+    ("an AWS access key id", "AKIA", r"(?:AKIA|ASIA)[A-Z0-9]{16}",
+     "docs.aws.amazon.com STS GetAccessKeyInfo (read 2026-11-27): 'an access key ID (for example, "
+     "AKIAIOSFODNN7EXAMPLE)', 'Access key IDs beginning with AKIA are long-term credentials ... beginning with ASIA "
+     "are temporary credentials that are created using AWS STS operations'"),
+    ("a Groq key", "gsk_", r"gsk_[A-Za-z0-9]{20,}",
+     "secondary, read 2026-11-27: the kingfisher rule kingfisher.groq.1 'gsk_[a-zA-Z0-9]{52}' (citing "
+     "howtorotate.com/docs/tutorials/groq/)"),
+    ("an xAI key", "xai-", r"xai-(?=[A-Za-z0-9]*[0-9])[A-Za-z0-9]{20,}",
+     "secondary, read 2026-11-27: key detectors' 'xai- followed by 70-85 alphanumeric characters'; setup guides "
+     "'Copy your API key (starts with xai-)'"),
+    ("a Hugging Face token", "hf_", r"hf_[A-Za-z0-9]{30,}",
+     "huggingface.co/docs/huggingface.js Credentials (read 2026-11-27): 'Pass { accessToken: \"hf…\" }'; "
+     "detect-secrets' and gitleaks' rule 'hf_[a-zA-Z]{34}'"),
+    ("a GitHub token", "gh", r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})",
+     "github.blog/changelog/2021-03-31-authentication-token-format-updates-are-generally-available (read "
+     "2026-11-27): 'ghp_ for Personal Access Tokens, gho_ for OAuth Access tokens, ghu_ for GitHub App "
+     "user-to-server tokens, ghs_ for GitHub App server-to-server tokens, ghr_ for GitHub App refresh tokens'; "
+     "fine-grained tokens github_pat_ (magnetikonline's gist: 93 characters)"),
+)
+
+
+def key_shapes(text: str) -> list[tuple[str, str, str]]:
+    """The keys of a known shape in ``text``: (the key, what it looks like, the prefix a message may show)."""
+    if not isinstance(text, str) or len(text) < 20:
+        return []
+    return [(text[start:end], KEY_SHAPES[shape][0], KEY_SHAPES[shape][1])
+            for start, end, shape in _shape_spans(text, json_text=False, examples=True)]
+
+
+# The shapes as one pattern with a look-behind for the edge, tried at every place of a text, cost ~0.5 s a MB (the
+# look-behind, per pattern; a 10 MB body took 4.7 s); every shape begins with one of these prefixes, which one
+# C-speed search finds (~9 ms a MB), and the shape is tried only there (the same matches: tests/test_body_keys.py).
+_PREFIXES = re.compile(r"sk-|AIza|AKIA|ASIA|gsk_|xai-|hf_|gh[pousr]_|github_pat_")
+_SHAPE_AT = re.compile("|".join(f"(?P<s{i}>(?:{pattern}){_END})" for i, (_, _, pattern, _) in enumerate(KEY_SHAPES)))
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+# AWS's documentation's own example key ids (AKIAIOSFODNN7EXAMPLE, read 2026-11-27 in the STS GetAccessKeyInfo page
+# quoted above) are no one's key: text quoting them (a tool's description) is shown as written, as gitleaks allows
+# them (gitleaks/gitleaks config/gitleaks.toml, read 2026-11-27: rule aws-access-token, [[rules.allowlists]]
+# regexes = ['.+EXAMPLE$']). A scenario's settings still refuse them (literal_keys: key_shapes keeps them).
+_DOCUMENTED = re.compile(r"(?:AKIA|ASIA)[A-Z0-9]*EXAMPLE")
+
+
+def _shape_spans(text: str, json_text: bool = True, examples: bool = False) -> list[tuple[int, int, int]]:
+    """(start, end, which KEY_SHAPES row) of every key of a known shape in ``text``, bounded by a character no key
+    holds on both sides (what the rows' patterns with an edge look-behind, tried everywhere, find).
+    ``json_text``: the text may be JSON, where a key after an escape (``\\nsk-…``, a newline before it) follows a
+    letter; it is found there too. ``examples``: AWS's documented example ids count (else they are left)."""
+    spans: list[tuple[int, int, int]] = []
+    search, at = _PREFIXES.search, 0
+    while True:
+        found = search(text, at)
+        if found is None:
+            return spans
+        start = found.start()
+        if start == 0 or text[start - 1] not in _KEY_CHARS or (json_text and _after_escape(text, start)):
+            whole = _SHAPE_AT.match(text, start)
+            if whole is not None and (examples or not _DOCUMENTED.fullmatch(whole.group())):
+                spans.append((start, whole.end(), int(whole.lastgroup[1:])))  # type: ignore[index]
+                at = whole.end()
+                continue
+        at = start + 1
+
+
+def _after_escape(text: str, at: int) -> bool:
+    """Whether a JSON escape (``\\n``, ``\\uXXXX``) may end just before ``at``: a backslash and one letter, or
+    ``\\u`` and four hex digits, whether or not the backslash is itself escaped, so that JSON text and the text it
+    decodes to (a prompt holding a literal ``\\n`` before a key) are read alike, each hiding one key too many at
+    worst."""
+    if at >= 2 and text[at - 2] == "\\":
+        return True
+    return at >= 6 and text[at - 6] == "\\" and _unicode_escape_at(text, at - 6)
+
+
+# A field of a request body that carries a credential, by the words of its name (split at - _ . and where lower case
+# turns upper: apiKey, x-api-key, client_secret, accessToken, auth.token): narrower than KEY_WORDS, since a body has
+# fields named for keys that are none (prompt_cache_key, a thinking block's signature, max_tokens).
+FIELD_WORDS = frozenset({"apikey", "auth", "authorization", "token", "secret", "password", "passwd", "credential",
+                         "credentials", "cookie", "bearer"})
+FIELD_PAIRS = frozenset({("api", "key"), ("access", "key"), ("secret", "key"), ("private", "key"), ("session", "key")})
+# what a key written in such a field is: token68 characters (RFC 9110 §11.2) after one optional scheme word, so a
+# chat template's "<|begin_of_text|>" under bos_token is no key
+TOKEN68 = re.compile(r"(?:[A-Za-z]{1,8} )?([A-Za-z0-9._~+/=-]{%d,})" % MIN_SECRET_LENGTH)
+
+
+def name_words(name: str) -> list[str]:
+    """A field's or variable's name as lower-case words: api_key, apiKey, X-Api-Key, API_KEY all give api, key."""
+    return [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name)]
+
+
+def credential_field(name: str) -> bool:
+    """Whether a body field (or a server's environment variable) named ``name`` carries a credential."""
+    words = name_words(name)
+    return (not FIELD_WORDS.isdisjoint(words) or any(pair in FIELD_PAIRS for pair in zip(words, words[1:]))
+            or words == ["key"])
+
+
+def literal_key(value: str) -> str | None:
+    """The text a credential field holds as its key (after one scheme word), None when it holds none: a ``$NAME``
+    reference, text shorter than MIN_SECRET_LENGTH, or text no key is made of."""
+    if ENV_REFERENCE.fullmatch(value):
+        return None
+    found = TOKEN68.fullmatch(value)
+    return found.group(1) if found else None
+
+
+def secret_field(name: str) -> bool:
+    """Whether output hides the value a field named ``name`` holds: ``credential_field``, but for a field named
+    only "key" or "token" (OTLP's attributes ``{"key": "gen_ai.system", ...}``, a map's entries, OpenAI's logprobs
+    ``{"token": ...}``: words, not keys; a URL's ``?key=`` is its query's, ``_QUERY_KEY``). A body's names repeat
+    (role, content, type): each is read once; a name past 128 characters names no credential (and is not kept)."""
+    return len(name) <= 128 and _secret_field(name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _secret_field(name: str) -> bool:
+    return credential_field(name) and name_words(name) not in (["key"], ["token"])
+
+
+# a JSON member holding text, at any depth of quoting (a tool result or arguments string holding JSON: \"api_key\":
+# \"…\"), found from its colon (a search that starts at a literal character, ~1 ms a MB, where a pattern starting
+# at the name's optional backslashes is tried at every place, ~40 ms); the value as TOKEN68 reads it, so only text a
+# key could be is replaced
+_MEMBER_COLON = re.compile(r'"[ \t]*:[ \t]*(\\*)"')
+_MEMBER_NAME = re.compile(r'[A-Za-z_$@][A-Za-z0-9_.$@-]{0,63}')
+_MEMBER_VALUE = re.compile(r'((?:[A-Za-z]{1,8} )?[A-Za-z0-9._~+/=-]{%d,})(\\*)"' % MIN_SECRET_LENGTH)
+
+
+def _member_spans(text: str) -> list[tuple[int, int]]:
+    """The keys JSON text holds under a ``secret_field`` member (its value's key part, ``literal_key``)."""
+    spans = []
+    for colon in _MEMBER_COLON.finditer(text):
+        quotes = colon.group(1)  # the depth of quoting: a member of JSON inside a string has its quotes escaped
+        close = colon.start() - len(quotes)
+        if quotes and text[close:colon.start()] != quotes:
+            continue
+        opening = text.rfind('"', max(0, close - 66), close)
+        if opening < len(quotes) or text[opening - len(quotes):opening] != quotes:
+            continue
+        name = text[opening + 1:close]
+        value = _MEMBER_VALUE.match(text, colon.end())
+        if (value is None or value.group(2) != quotes or not _MEMBER_NAME.fullmatch(name)
+                or not secret_field(name)):
+            continue
+        literal = literal_key(value.group(1))
+        if literal:
+            spans.append((value.end(1) - len(literal), value.end(1)))
+    return spans
+
+
+# a URL's query parameter named for a credential (Gemini's ?key=, ?access_token=) in any text
+_QUERY_KEY = re.compile(r"[?&]([A-Za-z_][A-Za-z0-9_.-]{0,63})=([A-Za-z0-9._~+/%%-]{%d,})" % MIN_SECRET_LENGTH)
+
+
+def _pattern_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds a key by its look, not its value: a KEY_SHAPES key, a JSON member's value under a
+    credential field, a URL's credential parameter. One pass each over the text (C-speed searches)."""
+    spans = [(start, end) for start, end, _ in _shape_spans(text)]
+    if '"' in text and ":" in text:
+        spans += _member_spans(text)
+    if "=" in text:
+        for found in _QUERY_KEY.finditer(text):
+            name = found.group(1)
+            if name.lower() == "key" or secret_field(name):
+                spans.append(found.span(2))
+    return spans
+
+
+def redact_patterns(text: str, names: Mapping[str, str] | None = None) -> str:
+    """``text`` with every key found by its look (``_pattern_spans``) replaced by ``[redacted]``, or by its
+    placeholder in ``names`` (a key known by value: ``$OPENAI_API_KEY``)."""
+    spans = _pattern_spans(text)
+    if not spans:
+        return text
+    spans.sort()
+    out, at = [], 0
+    for start, end in spans:
+        if end <= at:
+            continue
+        out.append(text[at:max(at, start)])
+        out.append(names.get(text[start:end], LITERAL_PLACEHOLDER) if names else LITERAL_PLACEHOLDER)
+        at = end
+    out.append(text[at:])
+    return "".join(out)
+
+
+def _pattern_data(value: Any, names: Mapping[str, str] | None = None, credential: bool = False,
+                  then: Callable[[str], str] | None = None) -> Any:
+    """``redact_patterns`` on every string in parsed JSON (and records), and a string under a ``secret_field``
+    replaced where it holds a key (``literal_key``: its scheme word kept); ``then`` applied to each string after
+    (a search by value: one walk, where a walk of its own would dump each level again). The same object when
+    nothing changes."""
+    if isinstance(value, str):
+        literal = literal_key(value) if credential else None
+        if literal:
+            return value[:len(value) - len(literal)] + (names.get(literal, LITERAL_PLACEHOLDER) if names
+                                                        else LITERAL_PLACEHOLDER)
+        shown = redact_patterns(value, names)
+        if then is None:
+            return shown
+        after = then(shown)
+        return shown if after == shown else after
+    if isinstance(value, dict):
+        changed = False
+        out = {}
+        for key, item in value.items():
+            shown_key = _pattern_data(key, names, False, then) if isinstance(key, str) else key
+            shown = _pattern_data(item, names, isinstance(key, str) and secret_field(key), then)
+            changed = changed or shown is not item or shown_key is not key
+            out[shown_key] = shown
+        return out if changed else value
+    if isinstance(value, (list, tuple)):
+        items = [_pattern_data(item, names, credential, then) for item in value]
+        if all(a is b for a, b in zip(items, value)):
+            return value
+        if isinstance(value, list):
+            return items
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    return value
+
+
+def pattern_keys(value: Any, at_most: int | None = None) -> dict[str, str]:
+    """The keys parsed JSON holds by their look (``_pattern_data``'s), value -> ``[redacted]``: handed to a Redactor
+    with a body's other secrets, so that a piece of one, or a non-shaped credential field's value quoted elsewhere (a
+    reply, a stream split in events), is found by its value too. The first ``at_most`` only, when given."""
+    found: dict[str, str] = {}
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack and (at_most is None or len(found) < at_most):
+        item, credential = stack.pop()
+        if isinstance(item, str):
+            literal = literal_key(item) if credential else None
+            if literal:
+                found[literal] = LITERAL_PLACEHOLDER
+            for start, end in _pattern_spans(item):
+                found[item[start:end]] = LITERAL_PLACEHOLDER
+        elif isinstance(item, dict):
+            stack.extend((key, False) for key in item if isinstance(key, str) and _PREFIXES.search(key))
+            stack.extend((inner, isinstance(key, str) and secret_field(key)) for key, inner in reversed(item.items()))
+        elif isinstance(item, (list, tuple)):
+            stack.extend((inner, credential) for inner in reversed(item))  # popped in the body's order
+    return {value: name for value, name in found.items() if len(value) >= MIN_SECRET_LENGTH}
+
+
+# a reference to a variable, alone or after one auth scheme word, as request_parts.SCHEMED_PLACEHOLDER reads it
+ENV_REFERENCE = re.compile(r"(?:[A-Za-z]{1,20} )?\$(?:\{[A-Z_][A-Z0-9_]*\}|[A-Z_][A-Z0-9_]*)(?![A-Za-z0-9_])")
+LITERAL_PLACEHOLDER = "[redacted]"
+
+
+def _escape_starts(text: str, at: int) -> bool:
+    """Whether the backslash at ``at`` begins an escape (an odd run of backslashes ends there)."""
+    run = 0
+    while at - run >= 0 and text[at - run] == "\\":
+        run += 1
+    return run % 2 == 1
+
+
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _unicode_escape_at(text: str, at: int) -> bool:
+    """Whether ``text[at:at + 6]`` reads ``\\uXXXX`` (the caller knows the backslash begins an escape)."""
+    return text.startswith("\\u", at) and len(text) >= at + 6 and all(c in _HEX for c in text[at + 2:at + 6])
