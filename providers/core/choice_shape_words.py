@@ -3,7 +3,7 @@
 
 A client that sends one family's tool_choice to another (Anthropic's ``{"type": "any"}`` to OpenAI, OpenAI's
 ``{"type": "function", "function": {...}}`` to Anthropic) gets a 400 from the real API. Each family's mock module
-says which shapes its API refuses (``mock_choice_shape``: a ledger entry with toolchoice's words naming the SDK type
+says which shapes its API refuses (``MockRead.shape``: a ledger entry with toolchoice's words naming the SDK type
 that leaves the shape out); where a recorded body gives the API's own words, the mock's 400 carries them (these rows),
 else toolchoice's words. ``{type}`` in the words is the request's ``tool_choice.type`` (refusal_words._filled).
 """

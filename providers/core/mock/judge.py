@@ -75,7 +75,7 @@ class MockRead(NamedTuple):
     # the JSON Schema a text answer must follow (a structured-output format the request sets: OpenAI Chat's
     # response_format, Anthropic's output_config.format): the mock's text is JSON made from it, as arguments are
     text_schema: dict[str, Any] | None = None
-    # a tool_choice of a shape the API's types leave out (another API's form), as the family's mock_choice_shape says
+    # a tool_choice of a shape the API's types leave out (another API's form), as the family's mock_read says
     # it in toolchoice's words (the SDK type named): the 400, in the API's own words where recorded (_in_api_words)
     shape: LedgerEntry | None = None
 
