@@ -127,10 +127,9 @@ def _choice_shape(choice: Any) -> Any:
 
     if choice is None or isinstance(choice, dict) and choice.get("type") in _TAGS:
         return None
-    kind = choice.get("type") if isinstance(choice, dict) else None
-    code = "tool_choice.not_object" if not isinstance(choice, dict) else \
-        "tool_choice.shape" if isinstance(kind, str) else "tool_choice.untagged"
-    return LedgerEntry("error", code, f"tool_choice {quoted(choice)} is not a shape Anthropic's API takes (anthropic "
+    tagged = isinstance(choice, dict) and isinstance(choice.get("type"), str)
+    return LedgerEntry("error", "tool_choice.not_object" if not isinstance(choice, dict) else "tool_choice.shape"
+                       if tagged else "tool_choice.untagged", f"tool_choice {quoted(choice)} is not a shape Anthropic's API takes (anthropic "
                        "2.14.0 types/tool_choice_param.py ToolChoiceParam): an object whose type is auto, any, tool "
                        "(with name) or none; this is another API's form (for required write {\"type\": \"any\"}, for "
                        "a named tool {\"type\": \"tool\", \"name\": NAME}): the API answers 400")
