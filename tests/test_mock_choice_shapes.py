@@ -242,6 +242,7 @@ def test_anthropic_refuses_openais_shapes_in_its_recorded_words(mocks: Any, choi
     assert status == 400 and reply["type"] == "error"
     assert reply["error"] == {"type": "invalid_request_error", "message": words}
     assert {"tool_choice.shape", "tool_choice.not_object"} & set(codes(line)) and line["calls"] == []
+    assert "mock.choice_unread" not in codes(line)  # it was "answered as auto" beside the refusal
 
 
 def test_anthropic_refuses_an_untagged_object_in_toolchoices_words(mocks: Any) -> None:

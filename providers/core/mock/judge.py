@@ -125,8 +125,9 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
             refusal = past[3] if past is not None else None
     if refusal is None:  # more choices (n) than the API's own source says it takes: its words
         refusal = choice_refusal(provider, body)
-    if refusal is None and read.shape is not None:  # another API's tool_choice shape: the API's 400
-        refusal, envelope = _in_api_words(provider, read.shape, read, body, findings)
+    shaped = refusal is None and read.shape is not None
+    if shaped:  # another API's tool_choice shape: the API's 400 (not "answered as auto": mock.choice_unread below)
+        refusal, envelope = _in_api_words(provider, read.shape, read, body, findings)  # type: ignore[arg-type]
     stated = choice_words(provider)  # the words the provider's dated fact states (core/choice_word_facts.py)
     fact_id, words = stated if stated is not None else ("", None)
     if refusal is None and words is not None and words.others == "refused" and isinstance(read.requested, str) \
@@ -166,6 +167,8 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
                 findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(value)} is not a form "
                                             f"toolchoice reads{why}: passed unjudged, answered as auto"))
     neutral = choice.to_json() if choice is not None else None
+    if shaped:
+        findings = [f for f in findings if f.code != "mock.choice_unread"]
     if refusal is None:
         refusing = _translator_judgement(provider, read, choice, findings, read.decided)
         if refusing is not None:
