@@ -113,8 +113,26 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=parallel, unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
                     thinking=kind in ("enabled", "adaptive"), native_tools=_hosted(body), refusal=refusal,
-                    system=blocks_text(body.get("system")),
+                    system=blocks_text(body.get("system")), shape=_choice_shape(choice),
                     text_schema=_text_schema(body.get("output_config")))
+
+
+_TAGS = ("auto", "any", "tool", "none")  # anthropic 2.14.0 types/tool_choice_param.py ToolChoiceParam's members' type
+
+
+def _choice_shape(choice: Any) -> Any:
+    """A tool_choice of a shape ToolChoiceParam leaves out (a string, another API's object), in toolchoice's words:
+    the 400 carries the API's own where recorded (core/choice_shape_words.py)."""
+    from .core.model import LedgerEntry, quoted
+
+    if choice is None or isinstance(choice, dict) and choice.get("type") in _TAGS:
+        return None
+    tagged = isinstance(choice, dict) and isinstance(choice.get("type"), str)
+    return LedgerEntry("error", "tool_choice.not_object" if not isinstance(choice, dict) else "tool_choice.shape"
+                       if tagged else "tool_choice.untagged", f"tool_choice {quoted(choice)} is not a shape Anthropic's API takes (anthropic "
+                       "2.14.0 types/tool_choice_param.py ToolChoiceParam): an object whose type is auto, any, tool "
+                       "(with name) or none; this is another API's form (for required write {\"type\": \"any\"}, for "
+                       "a named tool {\"type\": \"tool\", \"name\": NAME}): the API answers 400")
 
 
 def _text_schema(config: Any) -> dict[str, Any] | None:

@@ -124,7 +124,26 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     passed = tuple(f"additionalModelRequestFields.{key}" for key in sorted(extra) if key not in read)
     return MockRead(choice, tuple(tools), tuple(history), settings, route.get("stream", False),
                     route.get("model"), unjudged=(*unjudged(body, _MOCK_KNOWN), *passed),
-                    thinking=kind in ("enabled", "adaptive"), refusal=refusal, system=blocks_text(body.get("system")))
+                    thinking=kind in ("enabled", "adaptive"), refusal=refusal, system=blocks_text(body.get("system")),
+                    shape=_choice_shape(choice))
+
+
+# botocore 1.44.8 data/bedrock-runtime/2023-09-30/service-2.json ToolChoice: a union ("union": true) of auto
+# (AutoToolChoice), any (AnyToolChoice) and tool (SpecificToolChoice: name required): exactly one member set
+_CHOICE_MEMBERS = ("auto", "any", "tool")
+
+
+def _choice_shape(choice: Any) -> Any:
+    """A toolChoice of a shape the service model's union leaves out (a string, OpenAI's or Anthropic's {type: ...}),
+    in toolchoice's words: no recorded ValidationException of the API's is read for it."""
+    from .core.model import LedgerEntry, quoted
+
+    if choice is None or isinstance(choice, dict) and len(choice) == 1 and next(iter(choice)) in _CHOICE_MEMBERS:
+        return None
+    return LedgerEntry("error", "tool_choice.shape", f"toolConfig.toolChoice {quoted(choice)} is not a shape Bedrock's "
+                       "Converse API takes (botocore 1.44.8 bedrock-runtime service-2.json ToolChoice: a union of "
+                       "exactly one of auto {}, any {}, tool {name}); for required write {\"any\": {}}, for a named "
+                       "tool {\"tool\": {\"name\": NAME}}: the API answers 400")
 
 
 # The models a named toolChoice's refusal was recorded for, with its words (tests/data/responses/errors/

@@ -149,7 +149,33 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     choice_value=value, unjudged=unjudged(body, _MOCK_KNOWN) + tuple(sorted(set(other))), notes=notes,
                     thinking=spec is None or spec.mode != "off", choices=count or 1,
                     refusal=refusal, native_tools=native, native_answers=False,
-                    system=blocks_text(body.get("systemInstruction", body.get("system_instruction"))))
+                    system=blocks_text(body.get("systemInstruction", body.get("system_instruction"))),
+                    shape=_choice_shape(calling))
+
+
+# google-genai 3.6.1 types.py FunctionCallingConfig's fields (camelCase on the REST wire, snake_case as the SDK may
+# send them) and FunctionCallingConfigMode's values: another key or mode (OpenAI's {type: ...}, "REQUIRED") is refused
+_CALLING_KEYS = frozenset({"mode", "allowedFunctionNames", "allowed_function_names", "streamFunctionCallArguments",
+                           "stream_function_call_arguments"})
+_MODES = frozenset({"MODE_UNSPECIFIED", "AUTO", "ANY", "NONE", "VALIDATED"})
+
+
+def _choice_shape(calling: Any) -> LedgerEntry | None:
+    """A functionCallingConfig of a shape FunctionCallingConfig leaves out, in toolchoice's words (no recorded 400 of
+    the API's is read for it): a field it does not have, a mode not of FunctionCallingConfigMode (case aside)."""
+    from .core.model import quoted
+
+    if not isinstance(calling, dict):
+        return None
+    extra = sorted(str(key) for key in calling if key not in _CALLING_KEYS)
+    mode = calling.get("mode")
+    if not extra and (mode is None or isinstance(mode, str) and mode.upper() in _MODES):
+        return None
+    what = f"has no field {', '.join(extra)}" if extra else f"has no mode {quoted(mode)}"
+    return LedgerEntry("error", "tool_choice.shape", f"functionCallingConfig {quoted(calling)} is not a shape Gemini's "
+                       f"API takes: it {what} (google-genai 3.6.1 types.py FunctionCallingConfig: mode, "
+                       "allowedFunctionNames, streamFunctionCallArguments; FunctionCallingConfigMode: MODE_UNSPECIFIED, "
+                       "AUTO, ANY, NONE, VALIDATED); for required write {\"mode\": \"ANY\"}: the API answers 400")
 
 
 _MOCK_READ_TOOL_KEYS = frozenset({"functionDeclarations", "function_declarations", "mcpServers", "mcp_servers"})

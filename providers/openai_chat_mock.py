@@ -88,6 +88,46 @@ def _refusal(body: dict[str, Any], provider: str) -> str | None:
     return rule.words
 
 
+# The object tool_choice each host's SDK types take (read 2026-11-27): (the type, whether it requires the named
+# function's ``function`` object, the other object tags it takes). Another shape (Anthropic's {type: any}, {type: tool,
+# name}, Bedrock's {any: {}}, Gemini's {mode: ANY}) is refused: ``_choice_shape``, in the API's own words where
+# recorded (core/choice_shape_words.py: OpenAI's). Hosts not here (DeepSeek, xAI, OpenRouter: no SDK types read;
+# vLLM and llama-server: their own checks above) are not refused so.
+_NAMED = "openai 3.57.0 types/chat/chat_completion_tool_choice_option_param.py ChatCompletionToolChoiceOptionParam"
+_CHOICE_OBJECTS: dict[str, tuple[str, bool, tuple[str, ...]]] = {
+    "openai": (_NAMED, True, ("allowed_tools", "custom")),
+    "azure": (_NAMED + " (AzureOpenAI's request types)", True, ("allowed_tools", "custom")),
+    "groq": ("groq 1.7.0 types/chat/chat_completion_named_tool_choice_param.py ChatCompletionNamedToolChoiceParam: "
+             "function Required", True, ()),
+    "mistral": ("mistralai 3.7.0 client/models/toolchoice.py ToolChoice: function required", True, ()),
+    "fireworks": ("fireworks-ai 1.2.30 types/chat/completion_create_params.py ToolChoiceFunctionSelection: "
+                  "type Required[Literal['function']]", False, ()),
+    "together": ("together 3.1.1 types/tool_choice_param.py ToolChoiceParam: function Required", True, ()),
+    "cerebras": ("cerebras-cloud-sdk 1.91.0 types/chat/completion_create_params.py ToolChoiceChoiceObject: function "
+                 "Required", True, ()),
+    "sambanova": ("sambanova 1.13.0 types/chat/completion_create_params.py ToolChoiceToolChoiceObject: function "
+                  "Required", True, ()),
+    "huggingface": ("huggingface_hub 2.4.0 inference/_generated/types/chat_completion.py "
+                    "ChatCompletionInputToolChoiceClass: function", True, ()),
+}
+
+
+def _choice_shape(choice: Any, provider: str) -> LedgerEntry | None:
+    """An object tool_choice of a shape the host's types leave out (``_CHOICE_OBJECTS``), in toolchoice's words."""
+    known = _CHOICE_OBJECTS.get(provider)
+    if known is None or not isinstance(choice, dict):
+        return None
+    source, needs_function, others = known
+    kind = choice.get("type")
+    if (kind in others or isinstance(choice.get("function"), dict)) if needs_function else kind == "function":
+        return None
+    besides = f", or {{\"type\": {' / '.join(others)}, ...}}" if others else ""
+    return LedgerEntry("error", "tool_choice.shape", f"tool_choice {quoted(choice)} is not a shape "
+                       f"{CAPABILITIES[provider].title}'s API takes ({source}): an object tool_choice is the named "
+                       f"function {{\"type\": \"function\", \"function\": {{\"name\": NAME}}}}{besides}; this is "
+                       "another API's form (write \"required\" or the named function): the API answers 400")
+
+
 # A host whose API refuses tool-call ids not of its form (openai_chat_hosts.HOSTS id_rule; fact mistral.tool_call_id): its
 # 400 words, and the recorded envelope's type and code (tests/data/responses/errors/error-mistral-400-tool-call-id.json)
 _ID_WORDS = "Tool call id was {} but must be a-z, A-Z, 0-9, with a length of 9."
@@ -215,6 +255,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
                     unjudged=unjudged(body, known), refusal=refusal, refusal_param=param, notes=(*notes, *read_as),
                     thinking=isinstance(effort, str), decided=_DECIDED, choices=count, text_schema=schema,
+                    shape=_choice_shape(body.get("tool_choice"), provider),
                     **dict(zip(("system", "system_role"), leading_system(messages))))
 
 

@@ -117,8 +117,34 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     + tuple(sorted(other)), notes=notes,
                     thinking=isinstance(effort, str) and effort != "none" or "reasoning.encrypted_content" in include,
                     native_tools=hosted, refusal=paired[1] if paired else None, text_schema=schema,
+                    shape=_choice_shape(choice),
                     **dict(zip(("system", "system_role"), (body["instructions"], "system") if isinstance(
                         body.get("instructions"), str) and body["instructions"] else leading_system(items))))
+
+
+# Other APIs' tool_choice tags that no member of the Responses ToolChoice union has (openai 3.57.0
+# types/responses/response_create_params.py ToolChoice: ToolChoiceOptions, ToolChoiceAllowedParam,
+# ToolChoiceTypesParam, ToolChoiceFunctionParam, ToolChoiceMcpParam, ToolChoiceCustomParam, programmatic tool calling,
+# ToolChoiceApplyPatchParam, ToolChoiceShellParam: every member an object with a type tag)
+_FOREIGN_TAGS = frozenset({"any", "tool", "auto", "none", "required"})
+
+
+def _choice_shape(choice: Any) -> LedgerEntry | None:
+    """A tool_choice object of another API's shape, in toolchoice's words (the 400 carries the API's own where
+    recorded: core/choice_shape_words.py): Chat Completions' nested named form, Anthropic's tags, an untagged object."""
+    from .core.model import quoted
+
+    if not isinstance(choice, dict):
+        return None
+    nested = "function" in choice
+    if not nested and isinstance(choice.get("type"), str) and choice["type"] not in _FOREIGN_TAGS:
+        return None
+    words = ("Chat Completions' named form; the Responses API's is flat: {\"type\": \"function\", \"name\": NAME}"
+             if nested else "another API's form (for required write \"required\", for a named tool {\"type\": "
+             "\"function\", \"name\": NAME})")
+    return LedgerEntry("error", "tool_choice.nested_function" if nested else "tool_choice.shape",
+                       f"tool_choice {quoted(choice)} is not a shape the Responses API takes (openai 3.57.0 "
+                       f"types/responses/response_create_params.py ToolChoice): this is {words}: the API answers 400")
 
 
 def _text_schema(text: Any) -> dict[str, Any] | None:

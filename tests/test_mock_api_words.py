@@ -184,11 +184,12 @@ def test_every_recorded_word_is_quoted_in_its_dated_fact() -> None:
 
     rows = [(dated, row) for dated in FACTS for row in refusals(dated.value)]
     # + Azure's gpt-6-astra words (trial13g), Groq's qwen/qwen3-32b and Mistral Small's reasoning_effort 400s
-    # (core/effort_facts.py), Claude's top-level anyOf (trial13l), Azure's gpt-5.6 words (ninth audit pass)
-    assert len(rows) == 16
+    # (core/effort_facts.py), Claude's top-level anyOf (trial13l), Azure's gpt-5.6 words (ninth audit pass), the
+    # tool_choice shapes of another API (trial15l: OpenAI's, Responses', Anthropic's two; core/choice_shape_words.py)
+    assert len(rows) == 20
     for dated, row in rows:
         assert dated.verified == "2026-11-27" and set(row.providers) <= set(dated.providers)
-        first = row.words.split("{model}")[0].split("{tool_index}")[0]
+        first = row.words.split("{model}")[0].split("{tool_index}")[0].split("{type}")[0]
         assert first in dated.source.replace('\\"', '"'), row
 
 
@@ -395,7 +396,9 @@ def test_every_recorded_envelope_reaches_a_family_that_writes_it() -> None:
     from toolchoice.providers.core.registry import mock_family
 
     rows = [row for dated in FACTS for row in refusals(dated.value) if row.envelope]
-    assert len(rows) == 6  # OpenAI's and Azure's tools-with-effort rows (5), Mistral Small's effort 400
+    # OpenAI's and Azure's tools-with-effort rows (5), Mistral Small's effort 400, OpenAI's tool_choice of another
+    # API's shape (param tool_choice.function, code missing_required_parameter: core/choice_shape_words.py)
+    assert len(rows) == 7
     for row in rows:
         assert all(isinstance(name, str) and name != "message" for name, _ in row.envelope), row
         for provider in row.providers:

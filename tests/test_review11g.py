@@ -17,7 +17,8 @@ RENDER_NEVER = ("httpx", "httpcore", "regex", "litellm", "toolchoice.providers.l
                 "toolchoice.providers.litellm_dialect", "toolchoice.providers.vercel_dialect",
                 "toolchoice.providers.vercel_rules", "toolchoice.providers.core.schema_patterns",
                 "toolchoice.providers.core.facts", "toolchoice.providers.core.fact_values",
-                "toolchoice.providers.core.choice_word_facts", "toolchoice.providers.core.refusal_words")
+                "toolchoice.providers.core.choice_word_facts", "toolchoice.providers.core.refusal_words",
+                "toolchoice.providers.core.choice_shape_words")
 
 
 def _modules(*args: str) -> tuple[int, set[str]]:

@@ -143,6 +143,14 @@ QUOTES: tuple[Quote, ...] = (
            "ChatCompletionNamedToolChoiceCustomParam, ]",)),
     Quote("fact:openai-responses.tool_choice_words", "openai", "types/responses/tool_choice_options.py",
           ('ToolChoiceOptions: TypeAlias = Literal["none", "auto", "required"]',)),
+    # ---- core/choice_shape_words.py (trial15l): the types that leave another API's tool_choice shape out
+    Quote("fact:openai.tool_choice_shape_words", "openai", "types/chat/chat_completion_named_tool_choice_param.py",
+          ("function: Required[Function]",)),
+    Quote("fact:openai-responses.tool_choice_shape_words", "openai", "types/responses/tool_choice_function_param.py",
+          ("name: Required[str]", 'type: Required[Literal["function"]]')),
+    Quote("fact:anthropic.tool_choice_shape_words", "anthropic", "types/tool_choice_param.py",
+          ("ToolChoiceParam: TypeAlias = Union[ToolChoiceAutoParam, ToolChoiceAnyParam, ToolChoiceToolParam, "
+           "ToolChoiceNoneParam]",)),
     # a thinking effort on Groq and Mistral (core/effort_facts.py), read 2026-11-27
     Quote("fact:groq.reasoning_effort", "groq", "types/chat/completion_create_params.py",
           ('reasoning_effort: Optional[Literal["none", "default", "low", "medium", "high"]]',

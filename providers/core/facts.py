@@ -12,6 +12,7 @@ Capability rows (capabilities.py) carry their own ``sources`` and ``verified`` d
 from __future__ import annotations
 
 from .choice_facts import CHOICE_FACTS
+from .choice_shape_words import CHOICE_SHAPE_FACTS
 from .choice_word_facts import CHOICE_WORD_FACTS
 from .effort_facts import EFFORT_FACTS
 from .fact_record import CITE_END, Fact
@@ -573,7 +574,8 @@ FACTS: tuple[Fact, ...] = (
 )
 
 
-FACTS += HOSTED_TOOL_FACTS + CHOICE_FACTS + CHOICE_WORD_FACTS + REFUSAL_FACTS + EFFORT_FACTS
+FACTS += (HOSTED_TOOL_FACTS + CHOICE_FACTS + CHOICE_WORD_FACTS + REFUSAL_FACTS + EFFORT_FACTS
+          + CHOICE_SHAPE_FACTS)
 _BY_ID = {f.id: f for f in FACTS}
 
 

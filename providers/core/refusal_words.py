@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .choice_shape_words import CHOICE_SHAPE_FACTS
 from .effort_facts import EFFORT_FACTS
 from .fact_record import CITE_END, Fact
 from .fact_values import RefusalWords, refusals
@@ -163,7 +164,8 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
 def api_refusal(provider: str, code: str, model: str | None, body: Any) -> RefusalWords | None:
     """The recorded refusal ``code`` stands for on ``provider``, where recorded for this case (the model, the body):
     its words (``{model}`` filled in) and its envelope's other fields; else None."""
-    for row in (row for fact in REFUSAL_FACTS + EFFORT_FACTS for row in refusals(fact.value)):
+    facts = REFUSAL_FACTS + EFFORT_FACTS + CHOICE_SHAPE_FACTS
+    for row in (row for fact in facts for row in refusals(fact.value)):
         if row.code != code or provider not in row.providers:
             continue
         if row.model is not None and not (isinstance(model, str) and re.search(row.model, model.lower())):
@@ -171,6 +173,8 @@ def api_refusal(provider: str, code: str, model: str | None, body: Any) -> Refus
         if row.field and _at(body, row.field) != row.value:
             continue
         words = row.words.replace("{model}", model or "")
+        if "{type}" in words:  # the tag of a tool_choice of another API's shape (core/choice_shape_words.py)
+            words = words.replace("{type}", str(_at(body, ("tool_choice", "type"))))
         if "{tool_index}" in words:  # the first tool whose schema the API refuses (schema.rejected)
             index = _composed_tool(body)
             if index is None:

@@ -75,6 +75,9 @@ class MockRead(NamedTuple):
     # the JSON Schema a text answer must follow (a structured-output format the request sets: OpenAI Chat's
     # response_format, Anthropic's output_config.format): the mock's text is JSON made from it, as arguments are
     text_schema: dict[str, Any] | None = None
+    # a tool_choice of a shape the API's types leave out (another API's form), as the family's mock_read says
+    # it in toolchoice's words (the SDK type named): the 400, in the API's own words where recorded (_in_api_words)
+    shape: LedgerEntry | None = None
 
 
 class Judged(NamedTuple):
@@ -122,6 +125,9 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
             refusal = past[3] if past is not None else None
     if refusal is None:  # more choices (n) than the API's own source says it takes: its words
         refusal = choice_refusal(provider, body)
+    shaped = refusal is None and read.shape is not None
+    if shaped:  # another API's tool_choice shape: the API's 400 (not "answered as auto": mock.choice_unread below)
+        refusal, envelope = _in_api_words(provider, read.shape, read, body, findings)  # type: ignore[arg-type]
     stated = choice_words(provider)  # the words the provider's dated fact states (core/choice_word_facts.py)
     fact_id, words = stated if stated is not None else ("", None)
     if refusal is None and words is not None and words.others == "refused" and isinstance(read.requested, str) \
@@ -161,6 +167,8 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
                 findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(value)} is not a form "
                                             f"toolchoice reads{why}: passed unjudged, answered as auto"))
     neutral = choice.to_json() if choice is not None else None
+    if shaped:
+        findings = [f for f in findings if f.code != "mock.choice_unread"]
     if refusal is None:
         refusing = _translator_judgement(provider, read, choice, findings, read.decided)
         if refusing is not None:

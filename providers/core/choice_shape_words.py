@@ -1,0 +1,67 @@
+"""The API's own words refusing a ``tool_choice`` of another API's shape: dated facts (read 2026-11-27), joined to
+``facts.FACTS`` and to the refusal words ``refusal_words.api_refusal`` looks up.
+
+A client that sends one family's tool_choice to another (Anthropic's ``{"type": "any"}`` to OpenAI, OpenAI's
+``{"type": "function", "function": {...}}`` to Anthropic) gets a 400 from the real API. Each family's mock module
+says which shapes its API refuses (``MockRead.shape``: a ledger entry with toolchoice's words naming the SDK type
+that leaves the shape out); where a recorded body gives the API's own words, the mock's 400 carries them (these rows),
+else toolchoice's words. ``{type}`` in the words is the request's ``tool_choice.type`` (refusal_words._filled).
+"""
+
+from __future__ import annotations
+
+from .fact_record import CITE_END, Fact
+from .fact_values import RefusalWords
+
+_READ = "2026-11-27"
+
+CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
+    Fact("openai.tool_choice_shape_words", ("openai",),
+         "OpenAI's Chat Completions answers an object tool_choice with no function object and a type other than "
+         "allowed_tools or custom (Anthropic's {type: any}, {type: tool, name}, a type it does not know) with a 400 "
+         "invalid_request_error: \"Missing required parameter: 'tool_choice.function'.\", param tool_choice.function, "
+         "code missing_required_parameter. The mock answers these words and that envelope (tool_choice.shape)",
+         "a public proxy's conformance table of the direct API's envelopes, measured against api.openai.com "
+         "(2026-08/09, its rows 'a tool_choice object with no function': tool_choice {type: 'bogus'}; found by the code "
+         "index, read 2026-11-27); a public agent's fix for Anthropic's {\"type\": \"tool\", \"name\": ...} reaching "
+         "ChatOpenAI's /chat/completions (its tests and notes: 'OpenAI rejects it with Missing required parameter: "
+         "'tool_choice.function''; found by the code index); openai 3.57.0 types/chat/"
+         f"chat_completion_named_tool_choice_param.py{CITE_END}\"{{ param: 'tool_choice.function', code: "
+         "'missing_required_parameter', message: \\\"Missing required parameter: 'tool_choice.function'.\\\" }\" "
+         "(the conformance table, type 'invalid_request_error'); '[the Anthropic shape] reaches OpenAI's "
+         "/chat/completions, which requires {\"type\": \"function\", \"function\": {\"name\": <tool>}} and rejects the "
+         "Anthropic shape with Missing required parameter: 'tool_choice.function''; 'function: Required[Function]'",
+         _READ,
+         (RefusalWords("tool_choice.shape", ("openai",), "Missing required parameter: 'tool_choice.function'.",
+                       envelope=(("param", "tool_choice.function"), ("code", "missing_required_parameter"))),)),
+    Fact("openai-responses.tool_choice_shape_words", ("openai-responses",),
+         "OpenAI's Responses API answers Chat Completions' named form {type: function, function: {name}} with a 400: "
+         "\"Unknown parameter: 'tool_choice.function'.\" (its own named form is flat: {type: function, name}). The "
+         "mock answers these words (tool_choice.nested_function)",
+         "public clients' notes on forwarding the Chat shape to /v1/responses (found by the code index, read "
+         "2026-11-27: a Rust gateway's notes, a TypeScript transport's comment, a Python test's fake BadRequestError "
+         f"body); openai 3.57.0 types/responses/tool_choice_function_param.py{CITE_END}'the nested form "
+         "`{\"type\":\"function\",\"function\":{\"name\":\"X\"}}` returns `\"Unknown parameter: 'tool_choice.function'\"`'; "
+         "'Forwarding the chat shape verbatim 400s with `Unknown parameter: 'tool_choice.function'.`'; "
+         "'name: Required[str]', 'type: Required[Literal[\"function\"]]'", _READ,
+         (RefusalWords("tool_choice.nested_function", ("openai-responses",),
+                       "Unknown parameter: 'tool_choice.function'."),)),
+    Fact("anthropic.tool_choice_shape_words", ("anthropic",),
+         "Anthropic's Messages API answers a tool_choice object whose type is not auto, any, tool or none (OpenAI's "
+         "{type: function, function: {...}}, {type: required}) with a 400 invalid_request_error: \"tool_choice: Input "
+         "tag 'TYPE' found using 'type' does not match any of the expected tags: 'auto', 'any', 'tool', 'none'\", and "
+         "a string tool_choice (OpenAI's \"auto\", \"required\") with \"tool_choice: Input should be an object\". The "
+         "mock answers these words (tool_choice.shape, tool_choice.not_object)",
+         "a public gateway's notes probed against the live Messages API (claude-haiku-4-5, 2026-08-28, 'Refused, with "
+         "the exact errors'); a public workflow's log (2026-06-17, n8n Claude nodes: '400 - tool_choice: Input tag "
+         "'required' found using 'type' does not match any of the expected tags'); a public test of a gateway's "
+         "refusals ('invalid_tag', tool_choice {type: 'bogus'}); all found by the code index, read 2026-11-27; "
+         f"anthropic 2.14.0 types/tool_choice_param.py{CITE_END}'{{\"type\":\"required\"}}   tool_choice: Input tag "
+         "'required' found using 'type' does not match any of the expected tags: 'auto', 'any', 'tool', 'none''; "
+         "'\"auto\"                tool_choice: Input should be an object'; '{\"type\":\"function\"}   tool_choice: "
+         "Input tag 'function' ...'; 'ToolChoiceParam: TypeAlias = Union[ToolChoiceAutoParam, ToolChoiceAnyParam, "
+         "ToolChoiceToolParam, ToolChoiceNoneParam]'", _READ,
+         (RefusalWords("tool_choice.shape", ("anthropic",), "tool_choice: Input tag '{type}' found using 'type' does "
+                       "not match any of the expected tags: 'auto', 'any', 'tool', 'none'"),
+          RefusalWords("tool_choice.not_object", ("anthropic",), "tool_choice: Input should be an object"))),
+)
