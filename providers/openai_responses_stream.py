@@ -23,7 +23,9 @@ class ResponsesStreamAssembler(StreamAssembler):
     finding. Text is ``response.output_text.delta`` and ``response.refusal.delta``; finish reason,
     usage and a failure come from the final ``response.completed|incomplete|failed`` event
     (openai-python ``types/responses/response_stream_event.py``). Its reasoning items' ids and encrypted content
-    (``ResponseReasoningItem``) are kept for the proxy (``Assembly.handed``)."""
+    (``ResponseReasoningItem``) are kept for the proxy (``Assembly.handed``), and the reply carries the final
+    response's reasoning items as ``parse_reply`` reads them (id, summary, content text, encrypted_content, the calls
+    before each); without a final response, the ones ``response.output_item.done`` carried whole."""
 
     final_event = "response.completed (or response.incomplete/failed)"
     done_marker = "prefix"  # openai 3.57.0 _streaming.py Stream.__stream__: 'if sse.data.startswith("[DONE]")'
@@ -34,6 +36,7 @@ class ResponsesStreamAssembler(StreamAssembler):
         self.server: list[ServerCall] = []  # mcp_call / mcp_approval_request / program items, when done
         self._custom: dict[Any, list[Any]] = {}  # custom_tool_call key -> [call id, name, input pieces, deltas]
         self._final: list[Any] = []  # the final event's response.output (what the SDK returns as the reply)
+        self._reasoned: list[Any] = []  # output items, done, up to each reasoning item (for its position)
 
     def finish(self) -> Any:
         self.handed += [item.get(key) for item in self._final if isinstance(item, dict) and item.get("type") ==
@@ -48,7 +51,8 @@ class ResponsesStreamAssembler(StreamAssembler):
             order = sorted(range(len(keys)), key=lambda i: (not isinstance(keys[i], int), keys[i]
                                                             if isinstance(keys[i], int) else 0, i))
             calls, deltas = [calls[i] for i in order], [deltas[i] for i in order]
-        final = self._final_calls()
+        whole = self._final_reply()
+        final = list(whole.tool_calls)
         if final and _shown(final) != _shown(calls):
             if calls:  # openai-python's get_final_response() returns the final object: its calls are the reply
                 from .core.stream_assembly import Finding
@@ -56,16 +60,28 @@ class ResponsesStreamAssembler(StreamAssembler):
                 findings += (Finding("stream.final_mismatch", f"the deltas made {repr(_shown(calls))[:160]} but the "
                                      f"final response lists {repr(_shown(final))[:160]}; the final response is kept"),)
             calls, deltas = final, [0] * len(final)
-        reply = assembly.reply._replace(tool_calls=tuple(calls))
+        reply = assembly.reply._replace(tool_calls=tuple(calls), reasoning=whole.reasoning or self._reasoning())
         if self.server:
             reply = reply._replace(server_calls=tuple(self.server))
         return assembly._replace(reply=reply, deltas=tuple(deltas), findings=findings)
 
-    def _final_calls(self) -> list[ToolCall]:
+    def _final_reply(self) -> Any:
+        """The final response's output as ``parse_reply`` reads it (its calls and reasoning items: what
+        ``get_final_response()`` returns); an empty Reply when there is none or it cannot be read."""
+        from .core.model import Reply
+
         try:
-            return list(parse_reply(self.provider, {"output": self._final}).tool_calls) if self._final else []
+            return parse_reply(self.provider, {"output": self._final}) if self._final else Reply()
         except Exception:  # noqa: BLE001 - a final object that cannot be read leaves the deltas as the reply
-            return []
+            return Reply()
+
+    def _reasoning(self) -> tuple[Any, ...]:
+        """Without a final response: the reasoning items ``response.output_item.done`` carried whole
+        (``ResponseOutputItemDoneEvent.item``), read as ``parse_reply`` reads them."""
+        try:
+            return parse_reply(self.provider, {"output": self._reasoned}).reasoning if self._reasoned else ()
+        except Exception:  # noqa: BLE001 - an item that cannot be read is left out
+            return ()
 
     def _key(self, data: dict[str, Any]) -> Any:
         item_id = data.get("item_id")
@@ -136,6 +152,9 @@ class ResponsesStreamAssembler(StreamAssembler):
 
     def _done(self, kind: str, data: dict[str, Any]) -> None:
         item = data.get("item")
+        if kind == "response.output_item.done" and isinstance(item, dict) and item.get("type") in (
+                "reasoning", "function_call", "custom_tool_call"):
+            self._reasoned.append(item)
         custom = self._custom.get(self._key(data) if kind.startswith("response.custom") else
                                   data.get("output_index", item.get("id") if isinstance(item, dict) else None))
         if custom is not None:  # a custom tool call's whole input: kept when no piece came

@@ -1,0 +1,188 @@
+"""`run --stream` continues a thinking model's tool loop as `run` does (found by trial15m).
+
+A streamed reply carried no reasoning state, so a streamed loop's second request left the thinking out: toolchoice
+itself refused Anthropic's (``thinking.tool_history``, exit 3) and the other families' went out without the state their
+APIs want back. Each family's stream assembler now fills the reply's reasoning (``Reply.reasoning``, Gemini's call
+signatures) as its ``parse_reply`` fills it from the whole reply.
+
+Truth from outside the code: the non-streamed path, whose request bodies are held by recorded bodies already — step 2's
+request body of ``run --stream`` must be byte-identical to ``run``'s against the same answers (the mock on 127.0.0.1,
+in-process; a fresh mock per run, as the mock numbers its answers' ids and signatures by request). DeepSeek's
+``reasoning_content`` (which the mock does not hand out) is checked against a stand-in serving a recorded
+deepseek-reasoner body whole and as the chunks DeepSeek's guide describes (``delta.reasoning_content`` pieces, then
+``delta.tool_calls``; api-docs.deepseek.com/guides/thinking_mode). The assemblers' reasoning against the official
+SDKs' own stream accumulators is in tests/test_proxy_streamed_thinking.py (anthropic-python ``accumulate_event``,
+botocore's event parser) and below (openai-python's ``ResponseStreamState``, google-genai's parts).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+import yaml
+
+from streams import Script, StreamServer, ndjson, paced, sse
+
+from cli import run_cli
+from toolchoice.providers.core.mock.server import running_mock
+
+TOOLS = [{"name": "get_weather", "description": "Weather for a city.",
+          "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]
+
+# family -> (model settings, what step 2's body must carry back: a test that cannot pass without the reasoning)
+FAMILIES: dict[str, tuple[dict[str, Any], Any]] = {
+    "anthropic": ({"model": "claude-sonnet-4-6", "max_tokens": 4096, "thinking": True},
+                  lambda b: b["messages"][1]["content"][0]["type"] == "thinking"
+                  and b["messages"][1]["content"][0]["signature"]),
+    "bedrock": ({"model": "us.anthropic.claude-sonnet-4-5-20250929-v1:0", "thinking": True},
+                lambda b: b["messages"][1]["content"][0]["reasoningContent"]["reasoningText"]["signature"]),
+    "gemini": ({"model": "gemini-3-pro-preview", "thinking": True},
+               lambda b: b["contents"][1]["parts"][0]["thoughtSignature"]),
+    "openai-responses": ({"model": "gpt-5", "thinking": {"effort": "low"}},
+                         lambda b: b["input"][1]["type"] == "reasoning" and b["input"][1]["encrypted_content"]),
+    "ollama": ({"model": "qwen3", "thinking": True}, lambda b: b["messages"][1]["thinking"]),
+}
+
+
+def env() -> dict[str, str]:
+    out = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+    out.update(NO_PROXY="127.0.0.1", COLUMNS="160", NO_COLOR="1", ANTHROPIC_API_KEY="x", OPENAI_API_KEY="x",
+               GEMINI_API_KEY="x", DEEPSEEK_API_KEY="x", AWS_BEARER_TOKEN_BEDROCK="x", AWS_REGION="us-east-1")
+    return out
+
+
+def scenario(tmp_path: Any, provider: str, settings: dict[str, Any], tools: list[dict[str, Any]] = TOOLS) -> str:
+    path = tmp_path / f"{provider}.yaml"
+    path.write_text(yaml.safe_dump({"tools": tools, "tool_choice": "auto",
+                                    "messages": [{"role": "user", "content": "Weather in Paris?"}],
+                                    "providers": {provider: settings},
+                                    "loop": {"max_steps": 3, "results": {tools[0]["name"]: "sunny"}}}, sort_keys=False))
+    return str(path)
+
+
+def steps(result: Any) -> list[dict[str, Any]]:
+    assert result.returncode == 0, (result.stdout[-2000:], result.stderr[-2000:])
+    return json.loads(result.stdout)["runs"][0]["loops"][0]["steps"]
+
+
+def body(step: dict[str, Any]) -> bytes:
+    """The request body as sent, but the field that asks for a stream (the one way the two runs' bodies differ)."""
+    sent = {k: v for k, v in step["request"]["body"].items() if k not in ("stream", "stream_options")}
+    return json.dumps(sent, sort_keys=False, ensure_ascii=False).encode()
+
+
+def codes(step: dict[str, Any]) -> list[str]:
+    """The step's ledger codes, but the ones only a stream has (stream.requested)."""
+    return [entry["code"] for entry in step["ledger"] if not entry["code"].startswith("stream.")]
+
+
+def run_against_mock(path: str, provider: str, *stream: str) -> list[dict[str, Any]]:
+    with running_mock(provider) as mock:  # one per run: the mock numbers its answers' ids and signatures
+        return steps(run_cli(["run", path, "-p", provider, "--base-url", mock.base_url, "--gateway", "--retries", "0",
+                              "-f", "json", *stream], env=env()))
+
+
+@pytest.mark.parametrize("provider", list(FAMILIES))
+def test_run_stream_sends_step_2_as_run_does(tmp_path: Any, provider: str) -> None:
+    settings, carried = FAMILIES[provider]
+    path = scenario(tmp_path, provider, settings)
+    whole, streamed = run_against_mock(path, provider), run_against_mock(path, provider, "--stream")
+    assert len(whole) == len(streamed) == 2
+    assert streamed[1]["request"]["body"].get("stream") is not False or provider == "ollama"
+    assert carried(whole[1]["request"]["body"])  # the reasoning goes back (a test that cannot pass without it)
+    assert body(streamed[1]) == body(whole[1])
+    assert codes(streamed[1]) == codes(whole[1]) and "thinking.tool_history" not in codes(streamed[1])
+
+
+def test_send_stream_json_shows_the_reasoning_send_shows(tmp_path: Any) -> None:
+    """`send --stream -f json`'s reply holds the thinking (text, signature) `send -f json`'s holds."""
+    settings, _ = FAMILIES["anthropic"]
+    path = scenario(tmp_path, "anthropic", settings)
+    replies = []
+    for stream in ((), ("--stream",)):
+        with running_mock("anthropic") as mock:
+            result = run_cli(["send", path, "-p", "anthropic", "--base-url", mock.base_url, "--gateway", "--retries", "0",
+                              "-f", "json", *stream], env=env())
+        assert result.returncode == 0, result.stderr
+        document = json.loads(result.stdout)
+        replies.append(document["runs"][0]["reply"] if "runs" in document else document["reply"])
+    assert replies[1]["reasoning"] == replies[0]["reasoning"]
+    assert replies[0]["reasoning"][0]["signature"] and replies[0]["reasoning"][0]["text"]
+
+
+# ---- DeepSeek thinking mode: reasoning_content ------------------------------------------------------------------
+
+RECORDED = os.path.join(os.path.dirname(__file__), "data", "responses", "reasoning", "deepseek-reasoner-tool-call.json")
+
+
+def deepseek_answers() -> tuple[list[Script], list[Script]]:
+    """The recorded deepseek-reasoner tool call and a text answer, whole and as chunks."""
+    with open(RECORDED, encoding="utf-8") as f:
+        whole = json.load(f)
+    message = whole["choices"][0]["message"]
+    call = message["tool_calls"][0]
+    thought = message["reasoning_content"]
+    base = {"id": whole["id"], "object": "chat.completion.chunk", "created": whole["created"], "model": whole["model"]}
+
+    def chunk(delta: dict[str, Any], finish: Any = None) -> dict[str, Any]:
+        return {**base, "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
+
+    cut = [thought[:40], thought[40:120], thought[120:]]
+    chunks = [chunk({"role": "assistant", "content": None, "reasoning_content": ""}),
+              *(chunk({"content": None, "reasoning_content": piece}) for piece in cut),
+              chunk({"content": "", "reasoning_content": None}),
+              chunk({"tool_calls": [{"index": 0, "id": call["id"], "type": "function",
+                                     "function": {"name": call["function"]["name"], "arguments": ""}}]}),
+              chunk({"tool_calls": [{"index": 0, "function": {"arguments": call["function"]["arguments"]}}]}),
+              chunk({"content": None}, "tool_calls"),
+              {**base, "choices": [], "usage": whole["usage"]}]
+    text = {**whole, "choices": [{"index": 0, "message": {"role": "assistant", "content": "Sunny.",
+                                                          "reasoning_content": "It is sunny."},
+                                  "logprobs": None, "finish_reason": "stop"}]}
+    text_chunks = [chunk({"role": "assistant", "content": None, "reasoning_content": "It is sunny."}),
+                   chunk({"content": "Sunny.", "reasoning_content": None}), chunk({"content": ""}, "stop")]
+    json_script = [Script(paced(json.dumps(b).encode(), 1 << 16, 0.0), content_type="application/json")
+                   for b in (whole, text)]
+    sse_script = [Script(paced(sse(c, done=True), 1 << 16, 0.0)) for c in (chunks, text_chunks)]
+    return json_script, sse_script
+
+
+def test_deepseek_reasoning_content_goes_back_from_a_streamed_loop(tmp_path: Any) -> None:
+    weather = [{"name": "weather", "description": "Weather for a location.", "parameters": {  # the recorded call's
+        "type": "object", "properties": {"location": {"type": "string"}}, "required": ["location"]}}]
+    path = scenario(tmp_path, "deepseek", {"model": "deepseek-v4-flash", "thinking": True}, weather)
+    whole_scripts, stream_scripts = deepseek_answers()
+    got = []
+    for scripts, stream in ((whole_scripts, ()), (stream_scripts, ("--stream",))):
+        with StreamServer(*scripts) as server:
+            got.append(steps(run_cli(["run", path, "-p", "deepseek", "--base-url", server.url, "--gateway",
+                                      "--retries", "0", "-f", "json", *stream], env=env())))
+    whole, streamed = got
+    assert whole[1]["request"]["body"]["messages"][1]["reasoning_content"].startswith("The user is asking")
+    assert body(streamed[1]) == body(whole[1])
+
+
+# ---- Ollama: thinking pieces ------------------------------------------------------------------------------------
+
+def test_ollama_streamed_thinking_is_the_whole_replys() -> None:
+    """ollama api/types.go ChatResponse lines: message.thinking pieces, then the call, then done."""
+    from toolchoice.providers import ollama
+    from toolchoice.providers.core.stream_framing import Event
+
+    lines = [{"model": "qwen3", "message": {"role": "assistant", "content": "", "thinking": piece}, "done": False}
+             for piece in ("The user ", "wants Paris.")]
+    lines.append({"model": "qwen3", "message": {"role": "assistant", "content": "", "tool_calls": [
+        {"function": {"name": "get_weather", "arguments": {"city": "Paris"}}}]}, "done": False})
+    lines.append({"model": "qwen3", "message": {"role": "assistant", "content": ""}, "done": True,
+                  "done_reason": "stop", "prompt_eval_count": 5, "eval_count": 7})
+    assembler = ollama.stream_assembler("ollama")
+    for line in lines:
+        assembler.feed(Event("message", line, json.dumps(line)))
+    whole = ollama.parse_reply("ollama", {"model": "qwen3", "message": {
+        "role": "assistant", "content": "", "thinking": "The user wants Paris.", "tool_calls": lines[2]["message"][
+            "tool_calls"]}, "done": True, "done_reason": "stop", "prompt_eval_count": 5, "eval_count": 7})
+    assert assembler.finish().reply.reasoning == whole.reasoning and whole.reasoning[0].text == "The user wants Paris."
+    assert ndjson(lines)  # the framing the stand-ins write (tests/streams.py)
