@@ -141,10 +141,11 @@ class ChatStreamAssembler(StreamAssembler):
                                          self.done else "") + ": there is no answer to judge (openai-python's stream "
                                          "state has no choice in its completion)"))
         for each in (self, *self._others.values()):
-            if each.thought:
+            thought = "".join(each.thought)
+            if thought:  # empty pieces alone ("reasoning_content": "" beside each content delta) are no reasoning
                 from .core.model import ReasoningItem
 
-                each.reasoning[:] = [ReasoningItem("openai-chat", text="".join(each.thought))]
+                each.reasoning[:] = [ReasoningItem("openai-chat", text=thought)]
         assembly = super().finish()
         if not self._others:
             return assembly

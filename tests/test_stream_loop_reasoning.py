@@ -10,7 +10,7 @@ request body of ``run --stream`` must be byte-identical to ``run``'s against the
 in-process; a fresh mock per run, as the mock numbers its answers' ids and signatures by request). DeepSeek's
 ``reasoning_content`` (which the mock does not hand out) is checked against a stand-in serving a recorded
 deepseek-reasoner body whole and as the chunks DeepSeek's guide describes (``delta.reasoning_content`` pieces, then
-``delta.tool_calls``; api-docs.deepseek.com/guides/thinking_mode). The assemblers' reasoning against the official
+``delta.tool_calls``; api-docs.deepseek.com/api_samples/thinking_mode_api_example_streaming). The assemblers' reasoning against the official
 SDKs' own stream accumulators is in tests/test_proxy_streamed_thinking.py (anthropic-python ``accumulate_event``,
 botocore's event parser) and below (openai-python's ``ResponseStreamState``, google-genai's parts).
 """
@@ -27,6 +27,7 @@ import yaml
 from streams import Script, StreamServer, ndjson, paced, sse
 
 from cli import run_cli
+from test_schemas_and_vocabulary import validate
 from toolchoice.providers.core.mock.server import running_mock
 
 TOOLS = [{"name": "get_weather", "description": "Weather for a city.",
@@ -101,16 +102,18 @@ def test_send_stream_json_shows_the_reasoning_send_shows(tmp_path: Any) -> None:
     """`send --stream -f json`'s reply holds the thinking (text, signature) `send -f json`'s holds."""
     settings, _ = FAMILIES["anthropic"]
     path = scenario(tmp_path, "anthropic", settings)
-    replies = []
+    replies, documents = [], []
     for stream in ((), ("--stream",)):
         with running_mock("anthropic") as mock:
             result = run_cli(["send", path, "-p", "anthropic", "--base-url", mock.base_url, "--gateway", "--retries", "0",
                               "-f", "json", *stream], env=env())
         assert result.returncode == 0, result.stderr
         document = json.loads(result.stdout)
+        documents.append(document)
         replies.append(document["runs"][0]["reply"] if "runs" in document else document["reply"])
     assert replies[1]["reasoning"] == replies[0]["reasoning"]
     assert replies[0]["reasoning"][0]["signature"] and replies[0]["reasoning"][0]["text"]
+    validate(documents[1], "send")  # the schema send -f json documents already hold the reasoning under
 
 
 # ---- DeepSeek thinking mode: reasoning_content ------------------------------------------------------------------
@@ -186,3 +189,89 @@ def test_ollama_streamed_thinking_is_the_whole_replys() -> None:
             "tool_calls"]}, "done": True, "done_reason": "stop", "prompt_eval_count": 5, "eval_count": 7})
     assert assembler.finish().reply.reasoning == whole.reasoning and whole.reasoning[0].text == "The user wants Paris."
     assert ndjson(lines)  # the framing the stand-ins write (tests/streams.py)
+
+
+# ---- the Responses API: openai-python's stream state as truth ---------------------------------------------------
+
+def test_responses_streamed_reasoning_is_what_openai_pythons_stream_state_completes() -> None:
+    """Events shaped as openai-python 3.57.0 types them (``ResponseOutputItemAddedEvent``/``DoneEvent`` whose item is a
+    ``ResponseReasoningItem {id, summary, content, encrypted_content}``, a function call, ``ResponseCompletedEvent``)
+    folded by the SDK's ``ResponseStreamState`` (what ``responses.stream(...).get_final_response()`` returns) and by
+    the assembler: the reply's reasoning is what ``parse_reply`` reads of the SDK's final response — and, without the
+    final event, what the done items carried."""
+    from openai._models import construct_type
+    from openai.lib.streaming.responses._responses import ResponseStreamState
+    from openai.types.responses import ResponseStreamEvent
+
+    from toolchoice.providers import openai_responses
+    from toolchoice.providers.core.stream_framing import Event
+
+    reasoning = {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "Look it up."}],
+                 "encrypted_content": "gAAAAABpZ2VuY3J5cHRlZA=="}
+    call = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
+            "arguments": '{"city":"Paris"}', "status": "completed"}
+    response = {"id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-5", "status": "completed",
+                "output": [reasoning, call], "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
+                "usage": {"input_tokens": 5, "output_tokens": 7, "total_tokens": 12,
+                          "input_tokens_details": {"cached_tokens": 0},
+                          "output_tokens_details": {"reasoning_tokens": 4}}}
+    events = [
+        {"type": "response.created", "sequence_number": 0, "response": {**response, "status": "in_progress",
+                                                                        "output": [], "usage": None}},
+        {"type": "response.output_item.added", "sequence_number": 1, "output_index": 0,
+         "item": {**reasoning, "summary": [], "encrypted_content": None}},
+        {"type": "response.reasoning_summary_text.delta", "sequence_number": 2, "item_id": "rs_1", "output_index": 0,
+         "summary_index": 0, "delta": "Look it up."},
+        {"type": "response.output_item.done", "sequence_number": 3, "output_index": 0, "item": reasoning},
+        {"type": "response.output_item.added", "sequence_number": 4, "output_index": 1,
+         "item": {**call, "arguments": "", "status": "in_progress"}},
+        {"type": "response.function_call_arguments.delta", "sequence_number": 5, "item_id": "fc_1", "output_index": 1,
+         "delta": '{"city":"Paris"}'},
+        {"type": "response.output_item.done", "sequence_number": 6, "output_index": 1, "item": call},
+        {"type": "response.completed", "sequence_number": 7, "response": response},
+    ]
+    state = ResponseStreamState(input_tools=[], text_format=None)  # type: ignore[arg-type]
+    for cut in (len(events), len(events) - 1):  # with the final event, and cut before it
+        assembler = openai_responses.stream_assembler("openai-responses")
+        for data in events[:cut]:
+            if cut == len(events):
+                state.handle_event(construct_type(type_=ResponseStreamEvent, value=data))
+            assembler.feed(Event(data["type"], data, json.dumps(data)))
+        reply = assembler.finish().reply
+        final = state._completed_response
+        assert final is not None and [item.type for item in final.output] == ["reasoning", "function_call"]
+        whole = openai_responses.parse_reply("openai-responses", final.model_dump(mode="json"))
+        assert reply.reasoning == whole.reasoning and reply.tool_calls == whole.tool_calls
+        assert [(i.id, i.summary, i.encrypted, i.position) for i in reply.reasoning] == [
+            ("rs_1", ("Look it up.",), "gAAAAABpZ2VuY3J5cHRlZA==", 0)]
+
+
+# ---- Gemini: google-genai's types as truth ----------------------------------------------------------------------
+
+def test_gemini_streamed_signatures_are_the_whole_replys() -> None:
+    """Chunks made with google-genai 3.6.1's own types (``types.Part.thought_signature``: bytes, base64 on the wire):
+    a thought over two chunks, then a signed ``functionCall`` part; the reply carries what ``parse_reply`` reads of the
+    same parts in one body (the thought once, the call with its signature)."""
+    from google.genai import types
+
+    from toolchoice.providers import gemini
+    from toolchoice.providers.core.stream_framing import Event
+
+    def chunk(*parts: types.Part, finish: str | None = None) -> dict[str, Any]:
+        candidate = types.Candidate(content=types.Content(role="model", parts=list(parts)), index=0,
+                                    finish_reason=finish)
+        return types.GenerateContentResponse(candidates=[candidate]).model_dump(mode="json", by_alias=True,
+                                                                                exclude_none=True)
+
+    signed = types.Part(function_call=types.FunctionCall(name="get_weather", args={"city": "Paris"}),
+                        thought_signature=b"\x12\x34signed")
+    chunks = [chunk(types.Part(text="The user ", thought=True)), chunk(types.Part(text="wants Paris.", thought=True)),
+              chunk(signed, finish="STOP")]
+    assembler = gemini.stream_assembler("gemini")
+    for data in chunks:
+        assembler.feed(Event("message", data, json.dumps(data)))
+    reply = assembler.finish().reply
+    whole = gemini.parse_reply("gemini", chunk(types.Part(text="The user wants Paris.", thought=True), signed,
+                                               finish="STOP"))
+    assert reply.reasoning == whole.reasoning and reply.tool_calls == whole.tool_calls
+    assert reply.tool_calls[0].signature == chunks[2]["candidates"][0]["content"]["parts"][0]["thoughtSignature"]
