@@ -275,3 +275,39 @@ def test_gemini_streamed_signatures_are_the_whole_replys() -> None:
                                                finish="STOP"))
     assert reply.reasoning == whole.reasoning and reply.tool_calls == whole.tool_calls
     assert reply.tool_calls[0].signature == chunks[2]["candidates"][0]["content"]["parts"][0]["thoughtSignature"]
+
+
+# ---- Cohere: thinking content -----------------------------------------------------------------------------------
+
+def test_cohere_streamed_thinking_is_the_whole_replys() -> None:
+    """cohere-python 7.3.1's own stream types (``ChatContentStartEventDeltaMessageContent {thinking, text, type}``,
+    ``ChatContentDeltaEventDeltaMessageContent {thinking, text}``): a thinking content streamed in pieces is the one
+    ``thinking`` item ``parse_reply`` reads of the whole message."""
+    from cohere import types
+
+    from toolchoice.providers import cohere
+    from toolchoice.providers.core.stream_framing import Event
+
+    def start(index: int, kind: str) -> Any:
+        return types.ChatContentStartEvent(type="content-start", index=index, delta=types.ChatContentStartEventDelta(
+            message=types.ChatContentStartEventDeltaMessage(content=types.ChatContentStartEventDeltaMessageContent(
+                type=kind, **{kind: ""}))))
+
+    def delta(index: int, **content: str) -> Any:
+        return types.ChatContentDeltaEvent(type="content-delta", index=index, delta=types.ChatContentDeltaEventDelta(
+            message=types.ChatContentDeltaEventDeltaMessage(content=types.ChatContentDeltaEventDeltaMessageContent(
+                **content))))
+
+    events = [start(0, "thinking"), delta(0, thinking="Paris is "), delta(0, thinking="in France."),
+              start(1, "text"), delta(1, text="Sunny."),
+              types.ChatMessageEndEvent(type="message-end", delta=types.ChatMessageEndEventDelta(finish_reason="COMPLETE"))]
+    assembler = cohere.stream_assembler("cohere")
+    for event in events:
+        data = event.model_dump(mode="json", exclude_none=True)
+        assembler.feed(Event(data["type"], data, json.dumps(data)))
+    reply = assembler.finish().reply
+    whole = cohere.parse_reply("cohere", {"message": {"role": "assistant", "content": [
+        {"type": "thinking", "thinking": "Paris is in France."}, {"type": "text", "text": "Sunny."}]},
+        "finish_reason": "COMPLETE"})
+    assert reply.reasoning == whole.reasoning and whole.reasoning[0].text == "Paris is in France."
+    assert reply.text == whole.text == "Sunny."
