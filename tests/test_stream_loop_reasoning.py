@@ -311,3 +311,34 @@ def test_cohere_streamed_thinking_is_the_whole_replys() -> None:
         "finish_reason": "COMPLETE"})
     assert reply.reasoning == whole.reasoning and whole.reasoning[0].text == "Paris is in France."
     assert reply.text == whole.text == "Sunny."
+
+
+# ---- Anthropic: MessageStream.get_final_message() as truth --------------------------------------------------------
+
+def test_anthropic_streamed_reasoning_is_what_message_stream_returns(tmp_path: Any) -> None:
+    """anthropic-python 2.14.0's ``messages.stream(...).get_final_message()`` against the mock, and ``send --stream``
+    against a fresh mock (the same first answer): the reply's reasoning is the final message's thinking blocks, text
+    and signature, as ``parse_reply`` reads that message."""
+    from anthropic import Anthropic
+
+    from toolchoice.providers import anthropic
+
+    settings, _ = FAMILIES["anthropic"]
+    with running_mock("anthropic") as mock:
+        with Anthropic(base_url=mock.base_url, api_key="x", max_retries=0) as client:
+            with client.messages.stream(model=settings["model"], max_tokens=4096,
+                                        thinking={"type": "enabled", "budget_tokens": 1024},
+                                        tools=[{"name": t["name"], "description": t["description"],
+                                                "input_schema": t["parameters"]} for t in TOOLS],
+                                        messages=[{"role": "user", "content": "Weather in Paris?"}]) as stream:
+                final = stream.get_final_message()
+    with running_mock("anthropic") as mock:
+        result = run_cli(["send", scenario(tmp_path, "anthropic", settings), "-p", "anthropic", "--base-url",
+                          mock.base_url, "--gateway", "--retries", "0", "--stream", "-f", "json"], env=env())
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    reply = document["runs"][0]["reply"] if "runs" in document else document["reply"]
+    blocks = [block for block in final.content if block.type == "thinking"]
+    assert blocks and [(item["text"], item["signature"]) for item in reply["reasoning"]] == [
+        (block.thinking, block.signature) for block in blocks]
+    assert reply["reasoning"] == anthropic.parse_reply("anthropic", final.model_dump(mode="json")).to_json()["reasoning"]
