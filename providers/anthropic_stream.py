@@ -27,7 +27,10 @@ class MessagesStreamAssembler(StreamAssembler):
     "Delivered in a `signature_delta` event just before the block's `content_block_stop` event":
     anthropic 2.14.0 ``types/signature_delta.py``) sets it — ``lib/streaming/_messages.py`` accumulate_event:
     ``content.signature = event.delta.signature`` — and a ``redacted_thinking`` block arrives whole in its
-    ``content_block_start`` with its ``data``."""
+    ``content_block_start`` with its ``data``. The reply carries them as ``parse_reply`` does (``Reply.reasoning``):
+    each ``thinking`` block's text (its ``thinking_delta`` pieces joined, as the accumulator's
+    ``content.thinking += event.delta.thinking``) with its signature, each ``redacted_thinking`` block's data, in
+    block order, each with the number of tool calls before it."""
 
     final_event = "message_stop"
     done_marker = None  # anthropic 2.14.0 _streaming.py Stream.__stream__ has no [DONE] test: it reads to the end
@@ -40,9 +43,17 @@ class MessagesStreamAssembler(StreamAssembler):
         self.stop_details: dict[str, Any] | None = None
         self.unnamed = False  # an event came without its event: line (said once)
         self.signatures: dict[Any, str] = {}  # thinking block index -> its signature (the last signature_delta's)
+        self.thinking: dict[Any, Any] = {}  # thinking/redacted_thinking block index -> [pieces | data, calls before]
 
     def finish(self) -> Any:
         self.handed += self.signatures.values()
+        from .core.model import ReasoningItem
+
+        for index, (held, position) in self.thinking.items():  # in block order, as parse_reply's thinking_item makes
+            self.reasoning.append(ReasoningItem("anthropic", encrypted=held, redacted=True, position=position)
+                                  if isinstance(held, str) else
+                                  ReasoningItem("anthropic", text="".join(held), signature=self.signatures.get(index),
+                                                position=position))
         assembly = super().finish()
         searches = self.searches.calls()
         if not searches and self.stop_details is None:
@@ -80,6 +91,9 @@ class MessagesStreamAssembler(StreamAssembler):
                 self.texts.setdefault(index, []).append(delta["text"])
             elif dtype == "thinking_delta":
                 self.count("reasoning_chars", delta.get("thinking"))
+                held = self.thinking.get(index)
+                if held is not None and isinstance(held[0], list) and isinstance(delta.get("thinking"), str):
+                    held[0].append(delta["thinking"])  # the accumulator: content.thinking += event.delta.thinking
             elif dtype == "signature_delta":
                 self.extras["signatures"] = self.extras.get("signatures", 0) + 1
                 if self.blocks.get(index) == "thinking" and isinstance(delta.get("signature"), str):
@@ -95,10 +109,14 @@ class MessagesStreamAssembler(StreamAssembler):
                 return True
             if block.get("type") == "text" and isinstance(block.get("text"), str) and block["text"]:
                 self.texts.setdefault(index, []).append(block["text"])
-            elif block.get("type") == "thinking" and isinstance(block.get("signature"), str):
-                self.signatures[index] = block["signature"]  # "" until its signature_delta
+            elif block.get("type") == "thinking":
+                if isinstance(block.get("signature"), str):
+                    self.signatures[index] = block["signature"]  # "" until its signature_delta
+                start = block.get("thinking")
+                self.thinking[index] = [[start] if isinstance(start, str) and start else [], len(self.calls.by_key)]
             elif block.get("type") == "redacted_thinking" and isinstance(block.get("data"), str):
                 self.handed.append(block["data"])  # types/redacted_thinking_block.py: {data, type}, whole
+                self.thinking[index] = [block["data"], len(self.calls.by_key)]
             elif block.get("type") in ("server_tool_use", "tool_search_tool_result", "mcp_tool_use", "mcp_tool_result"):
                 self.searches.add(block)
         elif kind == "message_start":

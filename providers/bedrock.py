@@ -448,7 +448,8 @@ class ConverseStreamAssembler(StreamAssembler):
     union of ``text``, ``redactedContent`` (a Blob: base64 text in the event's JSON) and ``signature`` ("If you pass
     a reasoning block back to the API in a multi-turn conversation, include the text and its signature
     unmodified"); each block's signature pieces are joined, as its text pieces are, and its redacted pieces joined
-    as bytes and written as the one base64 blob a client sends back."""
+    as bytes and written as the one base64 blob a client sends back. The reply carries each block as ``parse_reply``
+    does (``Reply.reasoning``: text + signature, or the redacted blob), in block order with the calls before it."""
 
     final_event = "messageStop"
 
@@ -456,10 +457,19 @@ class ConverseStreamAssembler(StreamAssembler):
         super().__init__(provider)
         self.signed: dict[Any, list[str]] = {}  # contentBlockIndex -> its signature pieces
         self.redacted: dict[Any, list[str]] = {}  # contentBlockIndex -> its redactedContent pieces (base64)
+        self.thought: dict[Any, tuple[list[str], int]] = {}  # contentBlockIndex -> (its text pieces, calls before)
 
     def finish(self) -> Any:
         self.handed += ["".join(pieces) for pieces in self.signed.values()]
         self.handed += [_joined_blob(pieces) for pieces in self.redacted.values()]
+        for index, (texts, position) in self.thought.items():  # as _reasoning_item reads a whole block
+            if index in self.redacted:
+                self.reasoning.append(ReasoningItem("bedrock", encrypted=_joined_blob(self.redacted[index]),
+                                                    redacted=True, position=position))
+            else:
+                signed = self.signed.get(index)
+                self.reasoning.append(ReasoningItem("bedrock", text="".join(texts), signature="".join(signed)
+                                                    if signed is not None else None, position=position))
         return super().finish()
 
     def feed(self, event: Any) -> bool:
@@ -476,6 +486,9 @@ class ConverseStreamAssembler(StreamAssembler):
             elif isinstance(delta.get("reasoningContent"), dict):
                 reasoning, index = delta["reasoningContent"], data.get("contentBlockIndex")
                 self.count("reasoning_chars", reasoning.get("text"))
+                texts = self.thought.setdefault(index, ([], len(self.calls.by_key)))[0]
+                if isinstance(reasoning.get("text"), str):
+                    texts.append(reasoning["text"])
                 if isinstance(reasoning.get("signature"), str):
                     self.signed.setdefault(index, []).append(reasoning["signature"])
                 if isinstance(reasoning.get("redactedContent"), str):

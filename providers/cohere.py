@@ -251,7 +251,8 @@ class CohereStreamAssembler(StreamAssembler):
 
     ``tool-call-start`` (``index``, ``delta.message.tool_calls`` with id and name) opens a call,
     ``tool-call-delta`` adds ``function.arguments`` pieces, ``content-delta`` adds text (thinking
-    content is counted, not returned), ``tool-plan-delta`` is the plan (not the answer), and
+    content is counted, and each thinking content's pieces are one reasoning item, as ``parse_reply`` reads a whole
+    ``thinking`` block), ``tool-plan-delta`` is the plan (not the answer), and
     ``message-end`` carries ``finish_reason`` and usage and ends the stream (cohere-python
     ``v2/types/streamed_chat_response2.py``)."""
 
@@ -261,6 +262,11 @@ class CohereStreamAssembler(StreamAssembler):
     def __init__(self, provider: str) -> None:
         super().__init__(provider)
         self.kinds: dict[Any, Any] = {}  # content index -> text | thinking
+        self.thought: dict[Any, list[str]] = {}  # thinking content index -> its pieces
+
+    def finish(self) -> Any:
+        self.reasoning += [ReasoningItem("cohere", text="".join(pieces)) for pieces in self.thought.values()]
+        return super().finish()
 
     def feed(self, event: Any) -> bool:
         data = event.data
@@ -288,10 +294,16 @@ class CohereStreamAssembler(StreamAssembler):
         if kind == "content-delta":
             if self.kinds.get(data.get("index"), "text") == "thinking" or "thinking" in content:
                 self.count("reasoning_chars", content.get("thinking") or content.get("text"))
+                piece = content.get("thinking", content.get("text"))
+                if isinstance(piece, str):
+                    self.thought.setdefault(data.get("index"), []).append(piece)
             elif isinstance(content.get("text"), str):
                 self.text.append(content["text"])
         elif kind == "content-start":
             self.kinds[data.get("index")] = content.get("type", "text")
+            if content.get("type") == "thinking":  # parse_reply's item of a whole thinking block
+                start = content.get("thinking")
+                self.thought.setdefault(data.get("index"), []).extend([start] if isinstance(start, str) else [])
             if content.get("type", "text") == "text" and isinstance(content.get("text"), str):
                 self.text.append(content["text"])
         elif kind == "tool-plan-delta":

@@ -223,13 +223,21 @@ class OllamaStreamAssembler(StreamAssembler):
     Each line is a ChatResponse (ollama ``api/types.go``): ``message.content`` pieces, whole
     ``message.tool_calls`` (arguments as objects, ids optional), ``message.thinking`` pieces; the last
     line has ``done: true`` with ``done_reason`` and the counts. A line ``{"error": ...}`` is the
-    reply's error. Content is kept as sent, even when empty, as ``parse_reply`` keeps it."""
+    reply's error. Content is kept as sent, even when empty, as ``parse_reply`` keeps it; the thinking pieces joined
+    are the reply's one reasoning item, as ``parse_reply`` makes of the whole message's."""
 
     final_event = "a line with done: true"
 
     def __init__(self, provider: str) -> None:
         super().__init__(provider)
         self.saw_content = False
+        self.thought: list[str] = []  # message.thinking pieces
+
+    def finish(self) -> Any:
+        thinking = "".join(self.thought)
+        if thinking:  # parse_reply's one item of the message's thinking (ollama-python Message.thinking)
+            self.reasoning.append(ReasoningItem("ollama", text=thinking))
+        return super().finish()
 
     def feed(self, event: Any) -> bool:
         data = event.data
@@ -245,6 +253,8 @@ class OllamaStreamAssembler(StreamAssembler):
             self.saw_content = True
             self.text.append(message["content"])
         self.count("reasoning_chars", message.get("thinking"))
+        if isinstance(message.get("thinking"), str):
+            self.thought.append(message["thinking"])
         called = False
         for raw in message.get("tool_calls") or ():
             if isinstance(raw, dict):

@@ -25,7 +25,9 @@ class ChatStreamAssembler(StreamAssembler):
     ``choices[].index``, as openai-python's ChatCompletionStreamState accumulates them), choice 0 by this
     assembler itself, the others each by one of their own (``Reply.choices``, as ``parse_reply`` reads
     a whole body). The stream ends with ``data: [DONE]``; usage comes in a chunk with ``usage`` (a last
-    one with empty choices when stream_options.include_usage is sent)."""
+    one with empty choices when stream_options.include_usage is sent). ``delta.reasoning_content`` (DeepSeek,
+    llama.cpp; ``delta.reasoning``: vLLM) pieces are joined into the one reasoning item ``parse_reply`` makes of the
+    message's, which a DeepSeek thinking-mode tool loop sends back."""
 
     final_event = "data: [DONE]"
 
@@ -38,6 +40,7 @@ class ChatStreamAssembler(StreamAssembler):
         self._others: dict[int, ChatStreamAssembler] = {}  # choices but 0 (n > 1), by index
         self.carried = False  # a chunk carried choice 0
         self.chunked = False  # a chunk arrived (an SDK's chunk file has no data: [DONE])
+        self.thought: list[str] = []  # reasoning_content (or reasoning) pieces
 
     def feed(self, event: Any) -> bool:
         data = event.data
@@ -83,6 +86,10 @@ class ChatStreamAssembler(StreamAssembler):
                 self.text.append(delta[field])
         if "reasoning_content" in delta or "reasoning" in delta:
             self.count("reasoning_chars", delta.get("reasoning_content") or delta.get("reasoning"))
+            thought = next((t for t in (delta.get("reasoning_content"), delta.get("reasoning")) if isinstance(t, str)),
+                           None)
+            if thought is not None:  # parse_reply's one item of the message's reasoning_content (or reasoning)
+                self.thought.append(thought)
         pieces = delta.get("tool_calls")
         if pieces is None:
             return False
@@ -133,6 +140,12 @@ class ChatStreamAssembler(StreamAssembler):
             self.findings.append(Finding("stream.empty", "no chunk carried a choice" + (" before data: [DONE]" if
                                          self.done else "") + ": there is no answer to judge (openai-python's stream "
                                          "state has no choice in its completion)"))
+        for each in (self, *self._others.values()):
+            thought = "".join(each.thought)
+            if thought:  # empty pieces alone ("reasoning_content": "" beside each content delta) are no reasoning
+                from .core.model import ReasoningItem
+
+                each.reasoning[:] = [ReasoningItem("openai-chat", text=thought)]
         assembly = super().finish()
         if not self._others:
             return assembly

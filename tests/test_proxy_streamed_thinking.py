@@ -174,8 +174,8 @@ def test_a_responses_streamed_answers_reasoning_item_is_followed() -> None:
 def test_the_anthropic_assembler_keeps_the_signatures_the_sdks_accumulator_keeps() -> None:
     """Events made with anthropic-python's types (a thinking block whose signature comes in two signature_delta events,
     a redacted_thinking block, a text block) folded by the SDK's ``accumulate_event`` and by the proxy's assembler:
-    the assembler hands out exactly the signature and data the SDK's message holds, and the reply and the JSON
-    ``send --stream`` writes hold no reasoning (as before)."""
+    the assembler hands out exactly the signature and data the SDK's message holds, and the reply carries them as
+    ``parse_reply`` reads the SDK's final message whole."""
     from anthropic.lib.streaming._messages import accumulate_event
     from anthropic.types import (Message, MessageDeltaUsage, RawContentBlockDeltaEvent, RawContentBlockStartEvent,
                                  RawContentBlockStopEvent, RawMessageDeltaEvent, RawMessageStartEvent,
@@ -223,7 +223,16 @@ def test_the_anthropic_assembler_keeps_the_signatures_the_sdks_accumulator_keeps
     assert kept == {"EqoBCkgIARAB-last", "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP"}
     assert set(assembly.handed) == kept and len(assembly.handed) == 2
     assert assembly.reply.text == "Sunny." and not assembly.findings
-    assert not assembly.reply.reasoning and "reasoning" not in assembly.reply.to_json()
+    # the reply carries what the SDK's final message holds, as parse_reply reads that message whole (run --stream's
+    # loop sends it back as run's does)
+    from toolchoice.providers import anthropic
+
+    whole = anthropic.parse_reply("anthropic", snapshot.model_dump(mode="json"))
+    assert assembly.reply.reasoning == whole.reasoning and len(whole.reasoning) == 2
+    assert [(item.text, item.signature, item.encrypted) for item in assembly.reply.reasoning] == [
+        (block.thinking, block.signature, None) if block.type == "thinking" else (None, None, block.data)
+        for block in snapshot.content if block.type in ("thinking", "redacted_thinking")]
+    assert assembly.reply.to_json()["reasoning"] == whole.to_json()["reasoning"]
     assert assembly.extras == {"reasoning_chars": len("Paris is in France."), "signatures": 2}  # as before
 
 
@@ -231,7 +240,7 @@ def test_the_bedrock_assembler_keeps_what_a_botocore_client_sends_back_of_pieced
     """ConverseStream deltas whose signature and redactedContent come in two pieces each: botocore parses each event
     (service-2.json ``ReasoningContentBlockDelta``: redactedContent is a Blob, bytes to the client), a client joins
     the pieces, and botocore serializes the block it sends back (the Blob as base64): the assembler hands out those
-    very values."""
+    very values, and its reply carries those blocks as ``parse_reply`` reads them whole."""
     import base64
 
     import botocore.session
@@ -263,4 +272,11 @@ def test_the_bedrock_assembler_keeps_what_a_botocore_client_sends_back_of_pieced
     assembly = assembler.finish()
     assert set(assembly.handed) == {sent[0]["reasoningContent"]["reasoningText"]["signature"],
                                     sent[1]["reasoningContent"]["redactedContent"]}
-    assert not assembly.reply.reasoning and not assembly.findings
+    assert not assembly.findings
+    from toolchoice.providers import bedrock  # the reply carries the blocks a botocore client sends back, as read whole
+
+    whole = bedrock.parse_reply("bedrock", {"output": {"message": {"role": "assistant", "content": sent}},
+                                            "stopReason": "end_turn"})
+    assert assembly.reply.reasoning == whole.reasoning
+    assert [(i.text, i.signature, i.encrypted) for i in assembly.reply.reasoning] == [
+        ("Paris is in France.", signature, None), (None, None, base64.b64encode(redacted).decode())]

@@ -24,8 +24,10 @@ class Assembly(NamedTuple):
     """What an assembler made of the events: the reply, argument deltas per call (aligned with
     ``reply.tool_calls``), stream faults, provider extras (reasoning text size, signatures), and ``handed``: the
     opaque reasoning state the stream handed out (thinking signatures, redacted data, thoughtSignatures, encrypted
-    content, reasoning item ids), as a client sends it back — kept beside the reply, not in it, so ``send --stream``'s
-    reply and documents are what they were; the proxy follows the thinking by it (core/mock/call_origins.py)."""
+    content, reasoning item ids), as a client sends it back; the proxy follows the thinking by it
+    (core/mock/call_origins.py). The reply itself carries the reasoning items (``Reply.reasoning``, calls'
+    signatures) the family's ``parse_reply`` makes of the whole reply, so ``run --stream`` sends them back as
+    ``run`` does."""
 
     reply: Reply
     deltas: tuple[int, ...] = ()
@@ -37,7 +39,7 @@ class Assembly(NamedTuple):
 class CallParts:
     """One call under construction: id, name, argument pieces, how many deltas made it."""
 
-    __slots__ = ("key", "id", "name", "parts", "deltas", "whole", "caller")
+    __slots__ = ("key", "id", "name", "parts", "deltas", "whole", "caller", "signature")
 
     def __init__(self, key: Any, call_id: str | None, name: str | None) -> None:
         self.key = key
@@ -47,6 +49,7 @@ class CallParts:
         self.deltas = 0
         self.whole: Any = None  # arguments that arrived as one object (Gemini, Ollama)
         self.caller: str | None = None  # who made the call (ToolCall.caller), when the stream says
+        self.signature: str | None = None  # Gemini's thoughtSignature on the call's part (ToolCall.signature)
 
 
 class Calls:
@@ -106,6 +109,8 @@ class Calls:
                 del text
             if call.caller is not None:
                 built = built._replace(caller=call.caller)
+            if call.signature is not None:
+                built = built._replace(signature=call.signature)
             if built.arguments_error is not None:
                 self.findings.append(Finding("stream.arguments_invalid", f"call {call.key} ({call.name or 'no name'}): "
                                              f"the {call.deltas} argument deltas never formed valid JSON: "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.model import Usage
+from ..core.model import ReasoningItem, Usage
 from ..core.parsing import StreamAssembler, int_or_none
 from ..core.reply import provider_error
 from .parse import read_usage
@@ -26,7 +26,9 @@ class GeminiStreamAssembler(StreamAssembler):
 
     Every part's ``thoughtSignature`` (on a functionCall part, on a text part of a text answer, or on an empty part of
     its own) is kept for the proxy to follow (``Assembly.handed``): google-genai keeps each chunk's parts as they came
-    (``types.Part.thought_signature``), and a client sends them back in the content it read."""
+    (``types.Part.thought_signature``), and a client sends them back in the content it read. The reply carries them
+    as ``parse_reply`` does: a functionCall part's on its call (``ToolCall.signature``), thought parts as reasoning
+    items (consecutive ones joined into one), a signed text part's as an item of its own."""
 
     final_event = "a chunk with finishReason"
     done_marker = None  # google-genai 3.6.1 _api_client.py _iter_response_stream has no end marker: it parses every data
@@ -37,6 +39,7 @@ class GeminiStreamAssembler(StreamAssembler):
         self._partial: dict[Any, dict[str, Any]] = {}
         self._others: dict[int, GeminiStreamAssembler] = {}  # candidates but 0 (candidateCount > 1), by index
         self.carried = False  # a chunk carried candidate 0
+        self._thought: Any = None  # the thought item still open ([text pieces, signature, calls before])
 
     def feed(self, event: Any) -> bool:
         data = event.data
@@ -80,20 +83,39 @@ class GeminiStreamAssembler(StreamAssembler):
         for part in parts if isinstance(parts, list) else ():
             if not isinstance(part, dict):
                 continue
+            signature = part.get("thoughtSignature") if isinstance(part.get("thoughtSignature"), str) else None
             if part.get("thoughtSignature"):
                 self.extras["signatures"] = self.extras.get("signatures", 0) + 1
-                if isinstance(part["thoughtSignature"], str):
-                    self.handed.append(part["thoughtSignature"])
+                if signature:
+                    self.handed.append(signature)
             if isinstance(part.get("functionCall"), dict):
-                self._call(part["functionCall"])
-                called = True
+                call = self._call(part["functionCall"])
+                if signature is not None and call is not None and call.signature is None:
+                    call.signature = signature  # parse_reply: the functionCall part's thoughtSignature
+                called, self._thought = True, None
             elif part.get("thought") is True:
                 self.count("reasoning_chars", part.get("text"))
+                self._thinking(part.get("text"), signature)
             elif isinstance(part.get("text"), str):
                 self.text.append(part["text"])
+                self._thought = None
+                if signature is not None:  # a signed answer part, as parse_reply keeps it
+                    self.reasoning.append(ReasoningItem("gemini", signature=signature, position=len(self.calls.by_key)))
         return called
 
-    def _call(self, call: dict[str, Any]) -> None:
+    def _thinking(self, text: Any, signature: str | None) -> None:
+        """A thought part: consecutive ones (a thought streamed over chunks) are one item, as the whole reply's one
+        thought part is, its text joined and the signature the last that came (parse_reply's item)."""
+        held = self._thought
+        if held is None:
+            self._thought = held = [[], None, len(self.calls.by_key)]
+            self.reasoning.append(held)
+        if isinstance(text, str):
+            held[0].append(text)
+        if signature is not None:
+            held[1] = signature
+
+    def _call(self, call: dict[str, Any]) -> Any:
         if "partialArgs" in call or (self._open is not None and not call.get("name")):
             if self._open is None:  # argument pieces no call opened: a finding, kept as their own call
                 self._open = len(self.calls.by_key)
@@ -106,7 +128,7 @@ class GeminiStreamAssembler(StreamAssembler):
             if not call.get("willContinue"):
                 self._open = None
                 self.calls.by_key[key].whole = _unflatten(self._partial.pop(key, {}))
-            return
+            return self.calls.by_key[key]
         key = len(self.calls.by_key)
         opened = self.calls.open(key, call.get("id"), call.get("name"))
         opened.deltas = 1
@@ -115,6 +137,7 @@ class GeminiStreamAssembler(StreamAssembler):
             self._partial[key] = {}
         else:
             opened.whole = call.get("args") if call.get("args") is not None else {}
+        return opened
 
     def _piece(self, key: Any, piece: dict[str, Any]) -> None:
         path = piece.get("jsonPath")
@@ -134,6 +157,9 @@ class GeminiStreamAssembler(StreamAssembler):
         for each in (self, *self._others.values()):
             for key in list(each._partial):  # arguments still streaming when the stream ended
                 each.calls.by_key[key].whole = _unflatten(each._partial.pop(key))
+            each.reasoning[:] = [item if isinstance(item, ReasoningItem) else  # open thought items made whole
+                                 ReasoningItem("gemini", text="".join(item[0]) if item[0] else None, signature=item[1],
+                                               position=item[2]) for item in each.reasoning]
         self.handed += [value for other in self._others.values() for value in other.handed]
         assembly = super().finish()
         if not self._others:
