@@ -74,6 +74,20 @@ def test_a_tool_call_turn_sent_back_without_it_is_the_apis_400(client: Any, mode
                                  "code": "invalid_request_error"}
 
 
+def test_an_empty_reasoning_content_is_sent_and_a_later_user_turn_still_wants_it(client: Any) -> None:
+    """An empty string is the field sent (librefang/librefang#4856: 'accepts it being empty'); a tool-call turn's
+    reasoning_content must come back 'in all subsequent requests' (the guide), past the next user message too."""
+    message = first_step(client)
+    turns = history(message, False)
+    later = [*turns, {"role": "assistant", "content": "Sunny."}, {"role": "user", "content": "And tomorrow?"}]
+    with pytest.raises(openai.BadRequestError) as caught:
+        client.chat.completions.create(model="deepseek-v4-flash", messages=later, tools=TOOLS)
+    assert caught.value.body["message"] == V4_WORDS
+    later[1] = {**later[1], "reasoning_content": ""}
+    reply = client.chat.completions.create(model="deepseek-v4-flash", messages=later, tools=TOOLS)
+    assert reply.choices[0].finish_reason == "tool_calls"
+
+
 def test_the_refusal_is_the_judged_lines_finding(mock: Any, client: Any) -> None:
     message = first_step(client)
     with pytest.raises(openai.BadRequestError):
