@@ -188,6 +188,46 @@ _KINDS = {("messages", "*", "content"): "string or array",
           ("thinking", "type"): "string"}
 
 
+# DeepSeek's thinking mode (api-docs.deepseek.com/guides/thinking_mode): on by the model's rule (deepseek-v4-flash / -pro
+# by default, deepseek-reasoner always; model rules deepseek-v4-thinking, deepseek-reasoner) unless the body's
+# {"thinking": {"type": "disabled"}} turns it off, or by {"type": "enabled"} / a reasoning_effort. In it the answer
+# carries reasoning_content, and an assistant message with tool_calls sent back without its reasoning_content is
+# refused in the API's recorded words (fact deepseek.reasoning_content_missing), per model where recorded; another
+# model in thinking mode is answered, the translator's warning its line's finding (no words recorded: no refusal).
+_DEEPSEEK_MISSING = ((re.compile(r"^deepseek-v4-(?:flash|pro)$"),
+                      "The `reasoning_content` in the thinking mode must be passed back to the API."),
+                     (re.compile(r"^deepseek-reasoner$"),
+                      "Missing `reasoning_content` field in the assistant message at message index {index}. For more "
+                      "information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls"))
+_MOCK_THOUGHT_CUT = 2  # a streamed answer's reasoning_content in this many pieces
+
+
+def _deepseek_thinking(body: dict[str, Any], wanted: bool | None) -> bool:
+    """Whether a DeepSeek request is in thinking mode (the rules' thinking_default / thinking_always_on)."""
+    from .core.model_rules import rule_facts
+
+    model = body.get("model")
+    facts = rule_facts("deepseek", model) if isinstance(model, str) else {}
+    always, default = facts.get("thinking_always_on"), facts.get("thinking_default")
+    if always is not None and always.value:
+        return True
+    if wanted is not None:
+        return wanted
+    return bool(default is not None and default.value) or isinstance(body.get("reasoning_effort"), str)
+
+
+def _reasoning_unsent(messages: list[Any], model: Any) -> LedgerEntry | None:
+    """The API's refusal of the first assistant message with tool_calls and no reasoning_content (absent or null; an
+    empty string is sent), where its words are recorded for the model; None else (the translator's warning
+    pitfall.deepseek_reasoning_content stays the judged line's finding: no refusal without a source)."""
+    index = next((i for i, raw in enumerate(messages) if isinstance(raw, dict) and raw.get("role") == "assistant"
+                  and raw.get("tool_calls") and raw.get("reasoning_content") is None), None)
+    words = next((w for pattern, w in _DEEPSEEK_MISSING if isinstance(model, str) and pattern.match(model)), None)
+    if index is None or words is None:
+        return None
+    return LedgerEntry("error", "pitfall.deepseek_reasoning_content", words.format(index=index))
+
+
 def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "openai") -> Any:
     """A Chat Completions body → MockRead: tools, tool_choice, the history (calls, results, reasoning_content);
     ``provider``: the host served (its own refusals, ``WITHOUT_TOOLS``)."""
@@ -243,6 +283,12 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
     wrong_id = _wrong_call_id(messages, provider) if refusal is None else None
     if wrong_id is not None:  # after the pairing, as mistral-common validates a list's structure before its content
         refusal = _ID_WORDS.format(wrong_id)
+    thinking = isinstance(effort, str)
+    if provider == "deepseek":  # thinking mode by the model's rule and the body's switch; its reasoning checked
+        thinking = _deepseek_thinking(body, wanted)
+        unsent = _reasoning_unsent(messages, body.get("model")) if thinking and refusal is None else None
+        if unsent is not None:
+            refusal, read_as = unsent.message, (*read_as, unsent)
     from .core.choices import max_choices
 
     n = body.get("n")  # How many chat completion choices to generate (openai 3.57.0 completion_create_params.py)
@@ -254,7 +300,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
                     body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
                     unjudged=unjudged(body, known), refusal=refusal, refusal_param=param, notes=(*notes, *read_as),
-                    thinking=isinstance(effort, str), decided=_DECIDED, choices=count, text_schema=schema,
+                    thinking=thinking, decided=_DECIDED, choices=count, text_schema=schema,
                     shape=_choice_shape(body.get("tool_choice"), provider),
                     **dict(zip(("system", "system_role"), leading_system(messages))))
 
@@ -304,6 +350,8 @@ def _base36(value: int) -> str:
 
 def _mock_message(answer: Any, provider: str) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": answer.text, "refusal": None}
+    if provider == "deepseek" and answer.thinking is not None:  # thinking mode: beside content, as DeepSeek's reply
+        message["reasoning_content"] = answer.thinking  # (tests/data/responses/reasoning/deepseek-reasoner-tool-call.json)
     if answer.calls:
         message["tool_calls"] = [{"id": mock_call_id(c, provider), "type": "function",
                                   "function": {"name": c.name, "arguments": c.raw}}
@@ -362,7 +410,16 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any],
             return None, {**head, "choices": [{"index": choice, "delta": delta, "logprobs": None,
                                                "finish_reason": finish}]}
 
-        events.append(chunk({"role": "assistant", "content": "" if each.calls else None, "refusal": None}))
+        thought = each.thinking if provider == "deepseek" else None
+        if thought is not None:  # DeepSeek thinking mode: delta.reasoning_content pieces before the answer
+            # (api-docs.deepseek.com/api_samples/thinking_mode_api_example_streaming)
+            events.append(chunk({"role": "assistant", "content": None, "reasoning_content": ""}))
+            cut = -(-len(thought) // _MOCK_THOUGHT_CUT)
+            events.extend(chunk({"content": None, "reasoning_content": thought[i:i + cut]})
+                          for i in range(0, len(thought), cut))
+            events.append(chunk({"content": "" if each.calls else None, "reasoning_content": None}))
+        else:
+            events.append(chunk({"role": "assistant", "content": "" if each.calls else None, "refusal": None}))
         if each.text is not None:
             events.append(chunk({"content": each.text}))
         for index, call in enumerate(each.calls):

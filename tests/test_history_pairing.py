@@ -223,8 +223,9 @@ ONE_CALL = {"role": "assistant", "tool_calls": [{"id": "call_a", "name": "get_we
 
 def _ask_deepseek_mock(messages: list[Any]) -> httpx.Response:
     with running_mock("deepseek") as mock:
-        return httpx.post(mock.base_url + "/chat/completions", json={
-            "model": "deepseek-v4-flash", "messages": messages, "tools": CHAT_TOOLS},
+        return httpx.post(mock.base_url + "/chat/completions", json={  # thinking off: the calls carry no
+            "model": "deepseek-v4-flash", "messages": messages, "tools": CHAT_TOOLS,  # reasoning_content to send back
+            "thinking": {"type": "disabled"}},
             headers={"authorization": f"Bearer {KEY}"})
 
 

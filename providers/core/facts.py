@@ -386,6 +386,27 @@ FACTS: tuple[Fact, ...] = (
          "\"param\":null,\"code\":\"invalid_request_error\"}}'; the same body in 0xPlaygrounds/rig#856 and "
          "bytedance/deer-flow#2706; gptme/gptme#3421 (through a router, the raw body's message and type) got these "
          "words for an assistant message with tool_calls, then a system message, then the tool message", "2026-11-26"),
+    Fact("deepseek.reasoning_content_missing", ("deepseek",),
+         "DeepSeek in thinking mode refuses an assistant message with tool_calls sent back without its "
+         "reasoning_content, with 400 invalid_request_error, param null, code invalid_request_error: deepseek-v4-flash "
+         "/ -pro 'The `reasoning_content` in the thinking mode must be passed back to the API.', the retired "
+         "deepseek-reasoner 'Missing `reasoning_content` field in the assistant message at message index N. ...'; the "
+         "reasoning_content of a turn without tool calls is not needed and, sent, is ignored (the guide)",
+         "api-docs.deepseek.com/guides/thinking_mode (read 2026-11-27: 'For turns that do perform tool calls, the "
+         "reasoning_content must be fully passed back to the API in all subsequent requests. If your code does not "
+         "correctly pass back reasoning_content, the API will return a 400 error.', as quoted in anomalyco/opencode#24722; "
+         "the zh-cn page: between two user messages without tool calls it 'will be ignored'); v4: "
+         "ChenyuHeee/deepseek-copilot#2 (2026-05-01, deepseek-v4-flash, whole body), MoonshotAI/kimi-cli#2141 "
+         "(2026-05-01, deepseek-v4-pro), openclaw/openclaw#73417 (2026-04-28), a post-mortem's HTTP log (2026-08-07, "
+         "deepseek-v4-flash, found by the code index); the alias: hotovo/aider-desk#529 (2025-12-08), "
+         f"liyupi/yu-ai-code-mother#5 (2025-12-29), CherryHQ/cherry-studio#11751{CITE_END}'{{\"error\": {{\"message\": "
+         "\"The `reasoning_content` in the thinking mode must be passed back to the API.\", \"type\": "
+         "\"invalid_request_error\", \"param\": null, \"code\": \"invalid_request_error\"}}' (the post-mortem; "
+         "deepseek-copilot#2 quotes the same body with the backticks left out, kimi-cli#2141 and openclaw#73417 keep "
+         "them); '{\"error\":{\"message\":\"Missing `reasoning_content` field in the assistant message at message "
+         "index 2. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls\","
+         "\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_request_error\"}}' (aider-desk#529, "
+         "deepseek-reasoner)", "2026-11-27"),
     Fact("gemini.tool_limit", ("gemini",),
          "the Gemini API refuses more than 512 function declarations in one tool with 400 INVALID_ARGUMENT",
          f"google-gemini/gemini-cli#19083 (many MCP tools){CITE_END}'\"code\": 400, \"message\": \"The "
