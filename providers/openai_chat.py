@@ -335,8 +335,8 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
         which = "the scenario's history has none" if len(missing) == calls else f"{len(missing)} of {calls} have none"
         ctx.ledger.warning("pitfall.deepseek_reasoning_content", "DeepSeek thinking mode needs each earlier "
                            f"assistant tool-call turn's reasoning_content sent back; {which}, so the API may answer "
-                           "400 'Missing reasoning_content'" + ("" if len(missing) == calls else
-                                                               " (add reasoning_content: as the reply carried it)"))
+                           "400 ('The `reasoning_content` in the thinking mode must be passed back to the API.')" +
+                           ("" if len(missing) == calls else " (add reasoning_content: as the reply carried it)"))
 
 
 def _thinking_not_sent(ctx: Context, host: Host, written: Any) -> None:
