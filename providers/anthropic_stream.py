@@ -21,8 +21,9 @@ class MessagesStreamAssembler(StreamAssembler):
     (anthropic-sdk-python ``types/raw_message_stream_event.py``). Input tokens come from
     ``message_start`` (a later ``message_delta`` count wins).
 
-    The thinking's signatures are kept as the SDK's message accumulator keeps them, for the proxy to follow
-    (``Assembly.handed``): a ``thinking`` block opens with ``signature: ""`` and a ``signature_delta``
+    The thinking's signatures are kept as the SDK's message accumulator keeps them (the reply's reasoning items, by
+    which the proxy follows the thinking: ``Assembly.handed``): a ``thinking`` block opens with ``signature: ""``
+    and a ``signature_delta``
     (``RawContentBlockDeltaEvent {delta, index, type}`` whose delta is ``SignatureDelta {signature, type}``,
     "Delivered in a `signature_delta` event just before the block's `content_block_stop` event":
     anthropic 2.14.0 ``types/signature_delta.py``) sets it — ``lib/streaming/_messages.py`` accumulate_event:
@@ -46,7 +47,6 @@ class MessagesStreamAssembler(StreamAssembler):
         self.thinking: dict[Any, Any] = {}  # thinking/redacted_thinking block index -> [pieces | data, calls before]
 
     def finish(self) -> Any:
-        self.handed += self.signatures.values()
         from .core.model import ReasoningItem
 
         for index, (held, position) in self.thinking.items():  # in block order, as parse_reply's thinking_item makes
@@ -115,8 +115,7 @@ class MessagesStreamAssembler(StreamAssembler):
                 start = block.get("thinking")
                 self.thinking[index] = [[start] if isinstance(start, str) and start else [], len(self.calls.by_key)]
             elif block.get("type") == "redacted_thinking" and isinstance(block.get("data"), str):
-                self.handed.append(block["data"])  # types/redacted_thinking_block.py: {data, type}, whole
-                self.thinking[index] = [block["data"], len(self.calls.by_key)]
+                self.thinking[index] = [block["data"], len(self.calls.by_key)]  # redacted_thinking_block.py: whole
             elif block.get("type") in ("server_tool_use", "tool_search_tool_result", "mcp_tool_use", "mcp_tool_result"):
                 self.searches.add(block)
         elif kind == "message_start":

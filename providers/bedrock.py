@@ -444,7 +444,8 @@ class ConverseStreamAssembler(StreamAssembler):
     message, ``metadata`` brings usage. Exception messages (``:message-type`` exception, e.g.
     ``throttlingException``) are the reply's error.
 
-    The reasoning state is kept for the proxy to follow (``Assembly.handed``): ``ReasoningContentBlockDelta`` is a
+    The reasoning state is kept in the reply's reasoning items (the proxy follows it there: ``Assembly.handed``):
+    ``ReasoningContentBlockDelta`` is a
     union of ``text``, ``redactedContent`` (a Blob: base64 text in the event's JSON) and ``signature`` ("If you pass
     a reasoning block back to the API in a multi-turn conversation, include the text and its signature
     unmodified"); each block's signature pieces are joined, as its text pieces are, and its redacted pieces joined
@@ -460,8 +461,6 @@ class ConverseStreamAssembler(StreamAssembler):
         self.thought: dict[Any, tuple[list[str], int]] = {}  # contentBlockIndex -> (its text pieces, calls before)
 
     def finish(self) -> Any:
-        self.handed += ["".join(pieces) for pieces in self.signed.values()]
-        self.handed += [_joined_blob(pieces) for pieces in self.redacted.values()]
         for index, (texts, position) in self.thought.items():  # as _reasoning_item reads a whole block
             if index in self.redacted:
                 self.reasoning.append(ReasoningItem("bedrock", encrypted=_joined_blob(self.redacted[index]),

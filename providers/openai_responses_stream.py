@@ -22,9 +22,9 @@ class ResponsesStreamAssembler(StreamAssembler):
     whole text; the concatenated pieces are what is decoded, and a differing ``done`` text is a
     finding. Text is ``response.output_text.delta`` and ``response.refusal.delta``; finish reason,
     usage and a failure come from the final ``response.completed|incomplete|failed`` event
-    (openai-python ``types/responses/response_stream_event.py``). Its reasoning items' ids and encrypted content
-    (``ResponseReasoningItem``) are kept for the proxy (``Assembly.handed``), and the reply carries the final
-    response's reasoning items as ``parse_reply`` reads them (id, summary, content text, encrypted_content, the calls
+    (openai-python ``types/responses/response_stream_event.py``). The reply carries the final
+    response's reasoning items (``ResponseReasoningItem``; the proxy follows their ids and encrypted content:
+    ``Assembly.handed``) as ``parse_reply`` reads them (id, summary, content text, encrypted_content, the calls
     before each); without a final response, the ones ``response.output_item.done`` carried whole."""
 
     final_event = "response.completed (or response.incomplete/failed)"
@@ -39,8 +39,6 @@ class ResponsesStreamAssembler(StreamAssembler):
         self._reasoned: list[Any] = []  # output items, done, up to each reasoning item (for its position)
 
     def finish(self) -> Any:
-        self.handed += [item.get(key) for item in self._final if isinstance(item, dict) and item.get("type") ==
-                        "reasoning" for key in ("id", "encrypted_content")]  # the final response's (the SDK's)
         assembly = super().finish()
         calls, deltas, findings = list(assembly.reply.tool_calls), list(assembly.deltas), assembly.findings
         if self._custom:  # in output order with the function calls (keys are output_index when the events give it)

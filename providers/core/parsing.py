@@ -81,9 +81,9 @@ class StreamAssembler:
 
     ``final_event`` names the event that ends the provider's stream (for the finding when it never
     came); a subclass sets ``done`` when it arrives. ``extras`` counts what the Reply has no field
-    for (reasoning characters, signatures, tool-plan characters); zero counts are left out. ``handed`` gathers the
-    opaque reasoning state the stream hands out (``Assembly.handed``); ``reasoning`` the reply's reasoning items, the ones the family's ``parse_reply`` makes of
-    the whole reply, so a streamed tool loop sends back what a non-streamed one does."""
+    for (reasoning characters, signatures, tool-plan characters); zero counts are left out. ``reasoning`` gathers the
+    reply's reasoning items, the ones the family's ``parse_reply`` makes of the whole reply, so a streamed tool loop
+    sends back what a non-streamed one does (and the proxy follows the thinking by them: ``Assembly.handed``)."""
 
     final_event = "its final event"
     done_marker: str | None = None  # how the family's SDK ends an SSE stream at data: [DONE] (stream_framing.DoneMarker)
@@ -102,7 +102,6 @@ class StreamAssembler:
         self.done = False
         self.upstream: str | None = None  # a router's stream: which upstream answered
         self.extras: dict[str, int] = {}
-        self.handed: list[str] = []  # signatures, encrypted content, reasoning item ids (Assembly.handed)
         self.reasoning: list[Any] = []  # the reply's ReasoningItems, as the family's parse_reply fills Reply.reasoning
 
     def count(self, what: str, text: Any) -> None:
@@ -129,5 +128,4 @@ class StreamAssembler:
             self.findings.append(missing_final(self.final_event))
         reply = Reply(tool_calls=calls, text=self.reply_text(), finish_reason=self.finish_reason, usage=self.usage,
                       error=self.error, upstream=self.upstream, reasoning=tuple(self.reasoning))
-        return Assembly(reply, deltas, tuple(self.findings), {k: v for k, v in self.extras.items() if v},
-                        tuple(value for value in self.handed if isinstance(value, str) and value))
+        return Assembly(reply, deltas, tuple(self.findings), {k: v for k, v in self.extras.items() if v})

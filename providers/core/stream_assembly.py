@@ -22,18 +22,23 @@ class Finding(NamedTuple):
 
 class Assembly(NamedTuple):
     """What an assembler made of the events: the reply, argument deltas per call (aligned with
-    ``reply.tool_calls``), stream faults, provider extras (reasoning text size, signatures), and ``handed``: the
-    opaque reasoning state the stream handed out (thinking signatures, redacted data, thoughtSignatures, encrypted
-    content, reasoning item ids), as a client sends it back; the proxy follows the thinking by it
-    (core/mock/call_origins.py). The reply itself carries the reasoning items (``Reply.reasoning``, calls'
-    signatures) the family's ``parse_reply`` makes of the whole reply, so ``run --stream`` sends them back as
-    ``run`` does."""
+    ``reply.tool_calls``), stream faults and provider extras (reasoning text size, signatures). The reply carries
+    the reasoning items (``Reply.reasoning``, calls' signatures) the family's ``parse_reply`` makes of the whole
+    reply, so ``run --stream`` sends them back as ``run`` does: the one record of the stream's reasoning state."""
 
     reply: Reply
     deltas: tuple[int, ...] = ()
     findings: tuple[Finding, ...] = ()
     extras: dict[str, Any] = {}
-    handed: tuple[str, ...] = ()
+
+    @property
+    def handed(self) -> tuple[str, ...]:
+        """The opaque reasoning state the stream handed out (thinking signatures, redacted data, thoughtSignatures,
+        encrypted content, reasoning item ids), read from the reply as the proxy reads any reply's
+        (core/mock/call_origins.py ``reply_reasoning``): no record of its own."""
+        from .mock.call_origins import reply_reasoning
+
+        return tuple(reply_reasoning(self.reply))
 
 
 class CallParts:

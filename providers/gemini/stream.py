@@ -24,11 +24,12 @@ class GeminiStreamAssembler(StreamAssembler):
     With ``candidateCount`` > 1 each candidate is assembled by its ``index`` (left out for 0: its
     place in the list), the others each by one of their own (``Reply.choices``, as ``parse_reply``).
 
-    Every part's ``thoughtSignature`` (on a functionCall part, on a text part of a text answer, or on an empty part of
-    its own) is kept for the proxy to follow (``Assembly.handed``): google-genai keeps each chunk's parts as they came
+    Every part's ``thoughtSignature`` is counted (``signatures``): google-genai keeps each chunk's parts as they came
     (``types.Part.thought_signature``), and a client sends them back in the content it read. The reply carries them
-    as ``parse_reply`` does: a functionCall part's on its call (``ToolCall.signature``), thought parts as reasoning
-    items (consecutive ones joined into one), a signed text part's as an item of its own."""
+    as ``parse_reply`` does, and the proxy follows the thinking by them there (``Assembly.handed``): a functionCall
+    part's on its call (``ToolCall.signature``), thought parts as reasoning items (consecutive ones joined into one,
+    the last signature kept), a signed text part's (an empty one too) as an item of its own, and so a part holding
+    the signature alone, which a stream may end with (google-genai keeps it: ``Part(thought_signature=...)``)."""
 
     final_event = "a chunk with finishReason"
     done_marker = None  # google-genai 3.6.1 _api_client.py _iter_response_stream has no end marker: it parses every data
@@ -86,8 +87,6 @@ class GeminiStreamAssembler(StreamAssembler):
             signature = part.get("thoughtSignature") if isinstance(part.get("thoughtSignature"), str) else None
             if part.get("thoughtSignature"):
                 self.extras["signatures"] = self.extras.get("signatures", 0) + 1
-                if signature:
-                    self.handed.append(signature)
             if isinstance(part.get("functionCall"), dict):
                 call = self._call(part["functionCall"])
                 if signature is not None and call is not None and call.signature is None:
@@ -101,6 +100,8 @@ class GeminiStreamAssembler(StreamAssembler):
                 self._thought = None
                 if signature is not None:  # a signed answer part, as parse_reply keeps it
                     self.reasoning.append(ReasoningItem("gemini", signature=signature, position=len(self.calls.by_key)))
+            elif signature:  # a part holding the signature alone (a stream's last chunk): kept as a signed text part's
+                self.reasoning.append(ReasoningItem("gemini", signature=signature, position=len(self.calls.by_key)))
         return called
 
     def _thinking(self, text: Any, signature: str | None) -> None:
@@ -160,7 +161,6 @@ class GeminiStreamAssembler(StreamAssembler):
             each.reasoning[:] = [item if isinstance(item, ReasoningItem) else  # open thought items made whole
                                  ReasoningItem("gemini", text="".join(item[0]) if item[0] else None, signature=item[1],
                                                position=item[2]) for item in each.reasoning]
-        self.handed += [value for other in self._others.values() for value in other.handed]
         assembly = super().finish()
         if not self._others:
             return assembly

@@ -20,10 +20,10 @@ thinking model. Where a thinking block came from is known by the reasoning state
 reasoning item and reasoning item id an answer handed out (Anthropic's and Bedrock's thinking signatures and
 redacted data, Gemini's thoughtSignature, the Responses API's ``encrypted_content`` and ``rs_`` id) is remembered
 with the request whose answer carried it (``made``'s ``reasoning``), so the thinking of a final text answer is
-followed too when the user goes on with the conversation (the proxy reads a streamed answer's from its assembler:
-``Assembly.handed``); a turn with reasoning state none of which this server handed out is known by its calls. Plain
-reasoning text with no id (DeepSeek's ``reasoning_content``, Ollama's ``thinking``) names no answer and is not
-followed.
+followed too when the user goes on with the conversation (the proxy reads any answer's from its reply,
+``reply_reasoning``: a streamed one's as its assembler fills it, as ``parse_reply`` reads a whole one); a turn with
+reasoning state none of which this server handed out is known by its calls. Plain reasoning text with no
+id (DeepSeek's ``reasoning_content``, Ollama's ``thinking``) names no answer and is not followed.
 
 ``system_changed``: the same for the system prompt: the requests whose answer made thinking the history carries back
 and that came under another system prompt than this request (a framework's per-step prompt: LangChain's

@@ -8,10 +8,11 @@ then read as ``send`` reads it (the family's parser or stream assembler) and jud
 requested tool_choice (obeyed / disobeyed / phantom); the line names the results the request sends
 back and the answer that made each call, and says a result of a call no answer made or a call whose
 result the history dropped, as the mock does (``call_origins``), unless the API refused that request
-(400, 422); the reasoning state an answer hands out (a stream's as its assembler keeps it: ``Assembly.handed``) is
-followed to the requests that send it back (``reasoning_from``), and the prefix check's breakages (other tools, system
-prompt or earlier messages) are said. The client is watched while its answer is on its way: one that leaves ends
-the upstream request. httpx is the upstream client.
+(400, 422); the reasoning state an answer hands out (its reply's reasoning items and call signatures, a stream's
+as its assembler fills them, as a whole answer's) is followed to the requests that send it back
+(``reasoning_from``), and the prefix check's breakages (other tools, system prompt or earlier messages) are said.
+The client is watched while its answer is on its way: one that leaves ends the upstream request.
+httpx is the upstream client.
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ class ProxyHandler:
             line = record(number, self.provider, path, judged, status, None, stream)
             line["findings"].append(why)
         else:
-            line = self._line(number, path, judged, status, stream, self._reply(passage), sent, passage.handed)
+            line = self._line(number, path, judged, status, stream, self._reply(passage), sent)
             line["findings"] += [{"severity": "info" if f.code == "stream.not_streamed" else "warning", **f.to_json()}
                                  for f in passage.findings]  # stream.*
         if judged.read is not None and sent is not None:
@@ -227,7 +228,6 @@ class ProxyHandler:
             for event in passage.decoder.close():
                 passage.assembler.feed(event)
             assembly = passage.assembler.finish()
-            passage.handed = assembly.handed  # the stream's signatures: kept beside its reply (Assembly.handed)
             passage.findings += [f for f in settled([*passage.decoder.findings, *assembly.findings])
                                  if f.code not in BENIGN_FINDINGS]
             return assembly.reply
@@ -242,13 +242,13 @@ class ProxyHandler:
                           headers=passage.headers)
 
     def _line(self, number: int, path: str, judged: Judged, status: int, stream: bool, reply: Reply,
-              sent: Sent | None = None, streamed: tuple[str, ...] = ()) -> dict[str, Any]:
+              sent: Sent | None = None) -> dict[str, Any]:
         line = record(number, self.provider, path, judged, status, None, stream)
         line["calls"] = _calls(reply)
         read = judged.read
-        # the thinking's signatures, encrypted items, ids the upstream handed out: a whole answer's in its reply, a
-        # stream's as its assembler kept them (``streamed``)
-        handed = [*reply_reasoning(reply), *streamed]
+        # the thinking's signatures, encrypted items, ids the upstream handed out: in its reply, a stream's as a
+        # whole answer's (the assembler fills the reply's reasoning as parse_reply does)
+        handed = reply_reasoning(reply)
         self._origins.made(number, [(c.id, c.name) for choice in reply.choices or (reply,) for c in choice.tool_calls],
                            judged.offered, read.system if read is not None else None, handed,
                            sent if read is not None and handed and prefix_check(self.provider, read.model) else None)
@@ -302,7 +302,7 @@ class _Passage:
     """How far one answer got from the upstream to the client."""
 
     __slots__ = ("status", "headers", "collected", "sent", "read", "decoder", "assembler", "findings", "failure",
-                 "client_gone", "whole", "unread", "head_sent", "fault", "handed")
+                 "client_gone", "whole", "unread", "head_sent", "fault")
 
     def __init__(self) -> None:
         self.status = 502  # until the upstream's status line arrives
@@ -319,7 +319,6 @@ class _Passage:
         self.head_sent = False  # the upstream's status line and headers went to the client
         self.fault: str | None = None  # a fault of the proxy's own (proxy.internal_error)
         self.whole = False  # the answer reached the client to its end
-        self.handed: tuple[str, ...] = ()  # the reasoning state a stream handed out (Assembly.handed)
 
 
 def _head_as_sent(status: int, phrase: bytes | None, headers: list[tuple[bytes, bytes]], old: bool = False) -> bytes:
