@@ -20,7 +20,7 @@ import typer
 from toolchoice.providers.core.model import ToolchoiceError
 
 from .exits import handled
-from .output import dumps, write, yaml_text
+from .output import dumps, write, yaml_list, yaml_text
 
 
 class TraceFormat(str, Enum):
@@ -93,7 +93,7 @@ def _listing(source_key: str, file: Path, kind: str, items: list[Any], option: s
         write(redact(dumps({source_key: str(file), kind: items})))
         return
     write(redact(f"# {_line(str(file))} holds {len(items)} {kind}: pick one with {option}\n"
-                 + yaml_text({kind: items})))
+                 + yaml_list(kind, items)))
 
 
 def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Callable[[str], str],

@@ -584,3 +584,54 @@ def test_scenario_out_writes_what_stdout_shows_and_never_overwrites_without_forc
     assert not (tmp_path / "two.yaml").exists()
     alone = run_cli(["trace", folder, "--sample", "1", "--force"], env=env)
     assert alone.returncode == 2 and "no --scenario-out is given" in alone.stderr
+
+
+def test_key_shaped_values_a_hand_made_save_holds_become_variables_the_scenario_sends_with_allow_env(tmp_path):
+    """A key's shape in a *-beta header, a key in a body field named for a credential and a key's shape in another
+    field kept in extra: the scenario holds each as the $NAME the literal-key refusal names (never the value), a
+    saved.key_env note says where, and the scenario reads back and renders with --allow-env for those names."""
+    beta, shaped, literal = "sk-ant-api03-" + "A" * 30, "sk-proj-" + "b1" * 15, "plaintext-secret-123"
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [{"role": "user", "content": "hi"}],
+            "metadata": {"user_id": "u1", "api_key": literal, "note": shaped}, "top_k": 5}
+    path = tmp_path / "anthropic.request.json"
+    path.write_text(json.dumps({"method": "POST", "url": "https://api.anthropic.com/v1/messages",
+                                "headers": {"anthropic-beta": beta}, "body": body}), encoding="utf-8")
+    result = run_cli(["trace", str(path), "-p", "anthropic", "--scenario-out", str(tmp_path / "s.yaml")],
+                     env={"PATH": "", "NO_COLOR": "1"})
+    assert result.returncode == 0, result.stderr
+    text = (tmp_path / "s.yaml").read_text(encoding="utf-8")
+    for value in (beta, shaped, literal):
+        assert value not in text + result.stdout + result.stderr
+    data = yaml.safe_load(text)
+    assert data["providers"]["anthropic"]["headers"] == {"anthropic-beta": "$ANTHROPIC_BETA"}
+    assert data["providers"]["anthropic"]["extra"] == {
+        "metadata": {"user_id": "u1", "api_key": "$API_KEY", "note": "$MY_API_KEY"}, "top_k": 5}
+    notes = [line for line in text.splitlines() if line.startswith("# ")]
+    assert notes[-1] == (
+        "# warning saved.key_env: 3 key-shaped value(s) in the request where the scenario would show them, written as "
+        "a variable: providers.anthropic.headers.anthropic-beta as $ANTHROPIC_BETA; providers.anthropic.extra.metadata"
+        ".api_key as $API_KEY; providers.anthropic.extra.metadata.note as $MY_API_KEY (export each key in its variable "
+        "and send with --allow-env ANTHROPIC_BETA --allow-env API_KEY --allow-env MY_API_KEY)")
+    assert not any("saved.not_carried" in n or "saved.differs" in n for n in notes)  # the same request, said once
+    env = {"PATH": "", "NO_COLOR": "1", "ANTHROPIC_BETA": "beta-x", "API_KEY": "key-y", "MY_API_KEY": "key-z"}
+    rendered = run_cli(["render", str(tmp_path / "s.yaml"), "-p", "anthropic", "-f", "json", "--allow-env",
+                        "ANTHROPIC_BETA", "--allow-env", "API_KEY", "--allow-env", "MY_API_KEY"], env=env)
+    assert rendered.returncode == 0, rendered.stderr
+    request = json.loads(rendered.stdout)["request"]
+    assert request["headers"]["anthropic-beta"] == "$ANTHROPIC_BETA"
+    assert request["body"]["metadata"] == {"user_id": "u1", "api_key": "$API_KEY", "note": "$MY_API_KEY"}
+    assert [e["code"] for e in json.loads(rendered.stdout)["ledger"]].count("env.allowed") == 3
+
+
+def test_two_keys_of_one_name_get_two_variables_and_a_scheme_word_stays(tmp_path):
+    """Two different keys where the refusal would name MY_API_KEY for both: MY_API_KEY and MY_API_KEY_2; the same key
+    twice: one variable; "Bearer <key>" in a credential field keeps its scheme word."""
+    one, two = "sk-proj-" + "c2" * 15, "gsk_" + "D" * 30
+    body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}],
+            "metadata": {"a": one, "b": two, "c": one}, "user": "u", "prediction_auth": {"token": "Bearer abcdefgh12345"}}
+    data, lines = _saved_file(tmp_path, "openai", "https://api.openai.com/v1/chat/completions", body)
+    extra = data["providers"]["openai"]["extra"]
+    assert extra["metadata"] == {"a": "$MY_API_KEY", "b": "$MY_API_KEY_2", "c": "$MY_API_KEY"}
+    assert extra["prediction_auth"] == {"token": "Bearer $TOKEN"}
+    assert "--allow-env MY_API_KEY --allow-env MY_API_KEY_2 --allow-env TOKEN" in lines[-1]
+    assert all(v not in "\n".join(lines) for v in (one, two, "abcdefgh12345"))

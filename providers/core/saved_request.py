@@ -235,7 +235,8 @@ def build(file: Path, provider: str, document: dict[str, Any], read: Any, record
         else:
             data["system"] = read.system
     data["messages"] = messages
-    settings = _settings(read, document, notes, provider)
+    refs: dict[str, _Ref] = {}  # a key-shaped value -> its stand-in and $NAME reference
+    settings = _settings(read, document, notes, provider, refs)
     data["providers"] = {provider: settings or None}
     memo: dict[str, Any] = {}
     _check(file, data, memo)
@@ -259,11 +260,81 @@ def build(file: Path, provider: str, document: dict[str, Any], read: Any, record
                     kept.extend(f"{key}.{path}" for path in _paths(added))
     kept += [k for k in extra if k not in kept and not any(p.startswith(f"{k}.") for p in kept)]
     if extra:
-        settings["extra"] = extra
+        settings["extra"] = _key_refs(extra, f"providers.{provider}.extra", "", False, refs)
         data["providers"] = {provider: settings}
         notes.append(LedgerEntry("info", "saved.kept", f"{', '.join(sorted(kept))}: no neutral form; kept as written "
                                  f"in providers.{provider}.extra (sent to {provider} only)"))
-    return SavedScenario(data, notes + _unsaid(file, provider, data, body, read, memo), provider, file)
+    if not refs:
+        return SavedScenario(data, notes + _unsaid(file, provider, data, body, read, memo), provider, file)
+    # compared with the recorded body holding the same stand-ins: the same, not a difference to quote
+    notes += _unsaid(file, provider, data, _key_refs(body, "", "", False, refs, only=True), read, memo)
+    return _referenced(file, data, notes, provider, refs)
+
+
+class _Ref(NamedTuple):
+    stand_in: str  # what the scenario holds while it is checked and rendered back (no key, no variable to read)
+    reference: str  # what it holds when printed: the $NAME the sender reads with --allow-env NAME
+    where: str
+
+
+def _key_refs(value: Any, where: str, field: str, credential: bool, refs: dict[str, _Ref], only: bool = False,
+              header: bool = False) -> Any:
+    """``value`` with every text the scenario reader refuses in ``providers.<id>.extra`` and ``headers`` (a key's
+    shape; text of a key in a field named for a credential: literal_keys.check_extra, check_header_shape) replaced
+    by a stand-in, kept in ``refs`` with the ``$NAME`` reference the refusal suggests (``MY_API_KEY``, or the
+    field's or header's name in upper case; a second key of the same name ``_2``). ``only``: replace the values
+    already in ``refs``, nothing else; ``header``: a header's value."""
+    from .key_looks import credential_field
+    from .literal_keys import _scheme, _what, variable_for
+
+    if isinstance(value, dict):
+        return {k: _key_refs(v, f"{where}.{k}", str(k), credential_field(str(k)), refs, only) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_key_refs(v, f"{where}[{i}]", field, credential, refs, only) for i, v in enumerate(value)]
+    if not isinstance(value, str):
+        return value
+    if value in refs:
+        return refs[value].stand_in
+    if only or not _what(value, credential):
+        return value
+    var = variable_for(field) if credential or header else "MY_API_KEY"
+    taken = {r.reference.rpartition("$")[2] for r in refs.values()}
+    name, n = var, 1
+    while name in taken:
+        n += 1
+        name = f"{var}_{n}"
+    refs[value] = _Ref(f"[key {len(refs) + 1}]", f"{_scheme(value, credential)}${name}", where)
+    return refs[value].stand_in
+
+
+def _referenced(file: Path, data: dict[str, Any], notes: list[LedgerEntry], provider: str,
+                refs: dict[str, _Ref]) -> SavedScenario:
+    """The scenario with each stand-in its ``$NAME`` (checked by the loader again), the notes with the values
+    redacted and the stand-ins their references, and one note saying where each went (never the value)."""
+    from .mock.body_secrets import secrets
+    from .redaction import Redactor
+
+    named = {r.stand_in: r.reference for r in refs.values()}
+
+    def swap(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: swap(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [swap(v) for v in value]
+        return named.get(value, value) if isinstance(value, str) else value
+
+    data = swap(data)
+    _check(file, data)
+    redactor = Redactor(secrets(refs))
+    texts = [e._replace(message=redactor.text(e.message)) for e in notes]
+    for stand_in, reference in named.items():
+        texts = [e._replace(message=e.message.replace(stand_in, reference)) for e in texts]
+    places = "; ".join(f"{r.where} as {r.reference}" for r in refs.values())
+    allow = " ".join(f"--allow-env {r.reference.rpartition('$')[2]}" for r in refs.values())
+    texts.append(LedgerEntry("warning", "saved.key_env", f"{len(refs)} key-shaped value(s) in the request where the "
+                             f"scenario would show them, written as a variable: {places} (export each key in its "
+                             f"variable and send with {allow})"))
+    return SavedScenario(data, texts, provider, file)
 
 
 def _missing(recorded: Any, again: Any) -> dict[str, Any]:
@@ -314,7 +385,8 @@ def _choice_keys(body: dict[str, Any], requested: Any) -> list[str]:
                                                                if k in body]
 
 
-def _settings(read: Any, document: dict[str, Any], notes: list[LedgerEntry], provider: str) -> dict[str, Any]:
+def _settings(read: Any, document: dict[str, Any], notes: list[LedgerEntry], provider: str,
+              refs: dict[str, _Ref]) -> dict[str, Any]:
     from .scenario import EFFORTS
 
     settings = read.settings
@@ -337,8 +409,9 @@ def _settings(read: Any, document: dict[str, Any], notes: list[LedgerEntry], pro
         out["thinking"] = settings.thinking
     headers = document.get("headers") if isinstance(document.get("headers"), dict) else {}
     beta = {k: v for k, v in headers.items() if isinstance(v, str) and k.lower().endswith("-beta") and "$" not in v}
-    if beta:
-        out["headers"] = beta
+    if beta:  # a key's shape in one: its $NAME (literal_keys.check_header_shape's)
+        out["headers"] = {k: _key_refs(v, f"providers.{provider}.headers.{k}", k, False, refs, header=True)
+                          for k, v in beta.items()}
         notes.append(LedgerEntry("info", "saved.headers", f"kept the request's {', '.join(beta)} header in "
                                  f"providers.{provider}.headers; its other headers are not carried"))
     return out
@@ -355,8 +428,11 @@ def _check(file: Path, data: dict[str, Any], memo: dict[str, Any] | None = None)
     try:
         scenario = load_scenario_text(text, str(file))
     except ToolchoiceError as exc:
-        raise ToolchoiceError(f"{file}: the saved request does not make a valid scenario: {exc.message}",
-                              hint=exc.hint) from None
+        error = ToolchoiceError(f"{file}: the saved request does not make a valid scenario: {exc.message}",
+                                hint=exc.hint)
+        if not exc.said_parts:  # the hint's words that name an option: the command line spells them (--allow-env)
+            error.hint_parts, error.names = exc.hint_parts, exc.names
+        raise error from None
     if memo is not None:
         memo.clear()
         memo[text] = scenario
