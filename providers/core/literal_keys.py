@@ -45,13 +45,13 @@ def refusal(node: yaml.Node, path: str, said: str, write: str, var: str, python:
     return error
 
 
-def _scheme(value: str, credential: bool) -> str:
+def scheme_word(value: str, credential: bool) -> str:
     """The auth scheme word a credential's text begins with ("Bearer "), kept in the hint's ``$NAME``."""
     literal = literal_key(value) if credential else None
     return value[:len(value) - len(literal)] if literal and not key_shapes(value[:len(value) - len(literal)]) else ""
 
 
-def _what(value: str, credential: bool, named: str = "a field") -> str | None:
+def key_said(value: str, credential: bool, named: str = "a field") -> str | None:
     """What ``value`` holds that is a key, in words with its length (never the text), or None."""
     shaped = key_shapes(value)
     if shaped:
@@ -78,10 +78,10 @@ def check_extra(r: Any, pid: str, node: yaml.Node) -> None:
                 walk(element, f"{where}[{index}]", field, credential, True)
         elif isinstance(child, yaml.ScalarNode):
             value = r.value(child)
-            what = _what(value, credential) if isinstance(value, str) else None
+            what = key_said(value, credential) if isinstance(value, str) else None
             if what:
                 var = variable_for(field) if credential else "MY_API_KEY"
-                reference = f'"{_scheme(value, credential)}${var}"'
+                reference = f'"{scheme_word(value, credential)}${var}"'
                 raise refusal(child, r.path, f"{where} {what}", f"{reference} in its place" if item or not field
                               else f"{field}: {reference}", var, f'RenderOptions(allow_env=("{var}",))')
 
@@ -92,7 +92,7 @@ def check_header_shape(r: Any, pid: str, name: str, node: yaml.Node, value: str)
     """A key's shape in a header not named for a credential (a key header's rule is ``scenario._check_key_header``)."""
     if key_header(name):
         return
-    what = _what(value, False)
+    what = key_said(value, False)
     if what:
         var = variable_for(name)
         raise refusal(node, r.path, f"providers.{pid}.headers.{name} {what}", f'{name}: "${var}"', var,
@@ -103,7 +103,7 @@ def check_url_shape(r: Any, pid: str, key: str, node: yaml.Node, value: str) -> 
     """A key's shape in a base URL's or endpoint's path (user info and a query string are refused by
     ``request_parts.url_problem``): no URL placeholder but the provider's own key is resolved, so the key goes in
     a header."""
-    what = _what(value, False)
+    what = key_said(value, False)
     if what:
         raise refusal(node, r.path, f"providers.{pid}.{key} {what}",
                       f'Authorization: "Bearer $MY_API_KEY" under providers.{pid}.headers and the URL without it',
@@ -113,7 +113,7 @@ def check_url_shape(r: Any, pid: str, key: str, node: yaml.Node, value: str) -> 
 def check_url_path(r: Any, node: yaml.Node, where: str, url: str, python: str) -> None:
     """A key's shape in an MCP server's URL (a hosted mcp tool's ``server_url``, a ``from:`` ``mcp_url``), whose path
     takes a key as ``$NAME`` (user info and a query string are refused by ``request_parts.url_problem``)."""
-    what = _what(url, False)
+    what = key_said(url, False)
     if what:
         raise refusal(node, r.path, f"{where} {what}", "it in the path as $MCP_PATH_KEY (https://…/$MCP_PATH_KEY/…)",
                       "MCP_PATH_KEY", python.format(var="MCP_PATH_KEY"))
@@ -145,11 +145,11 @@ def check_from(r: Any, fields: dict[str, yaml.Node]) -> None:
             if not isinstance(value, str):
                 continue
             credential = key_header(name) if kind == "headers" else credential_field(name)
-            what = _what(value, credential, "a header" if kind == "headers" else "a variable")
+            what = key_said(value, credential, "a header" if kind == "headers" else "a variable")
             if what:
                 var = variable_for(name) if kind == "headers" else name
                 raise refusal(value_node, r.path, f"from: {kind}.{name} {what}",
-                              f'{name}: "{_scheme(value, credential)}${var}"', var, python.format(var=var))
+                              f'{name}: "{scheme_word(value, credential)}${var}"', var, python.format(var=var))
     url = fields.get("mcp_url")
     if url is not None and isinstance(r.value(url), str):
         check_url_path(r, url, "from: mcp_url", r.value(url), python)
@@ -171,7 +171,7 @@ def check_from(r: Any, fields: dict[str, yaml.Node]) -> None:
             value, name = word, words[at - 1]
         else:
             value, name = word, ""
-        what = _what(value, bool(name) and credential_field(name.lstrip("-")), "an option")
+        what = key_said(value, bool(name) and credential_field(name.lstrip("-")), "an option")
         if what:
             var = variable_for(name.lstrip("-")) if name else "MY_API_KEY"
             raise refusal(node, r.path, f"from: mcp's command line {what}",

@@ -285,7 +285,7 @@ def _key_refs(value: Any, where: str, field: str, credential: bool, refs: dict[s
     field's or header's name in upper case; a second key of the same name ``_2``). ``only``: replace the values
     already in ``refs``, nothing else; ``header``: a header's value."""
     from .key_looks import credential_field
-    from .literal_keys import _scheme, _what, variable_for
+    from .literal_keys import key_said, scheme_word, variable_for
 
     if isinstance(value, dict):
         return {k: _key_refs(v, f"{where}.{k}", str(k), credential_field(str(k)), refs, only) for k, v in value.items()}
@@ -295,7 +295,7 @@ def _key_refs(value: Any, where: str, field: str, credential: bool, refs: dict[s
         return value
     if value in refs:
         return refs[value].stand_in
-    if only or not _what(value, credential):
+    if only or not key_said(value, credential):
         return value
     var = variable_for(field) if credential or header else "MY_API_KEY"
     taken = {r.reference.rpartition("$")[2] for r in refs.values()}
@@ -303,7 +303,7 @@ def _key_refs(value: Any, where: str, field: str, credential: bool, refs: dict[s
     while name in taken:
         n += 1
         name = f"{var}_{n}"
-    refs[value] = _Ref(f"[key {len(refs) + 1}]", f"{_scheme(value, credential)}${name}", where)
+    refs[value] = _Ref(f"[key {len(refs) + 1}]", f"{scheme_word(value, credential)}${name}", where)
     return refs[value].stand_in
 
 
