@@ -29,8 +29,8 @@ def markdown(rows: list[dict[str, str]], extra_columns: tuple[str, ...] = ()) ->
 
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     lines += ["| " + " | ".join(cell(i, c) for c in columns) + " |" for i in range(len(rows))]
-    lines.append("")
-    lines.append("**bold**: differs from most providers.")
+    if marks:  # the key only where a cell is marked
+        lines += ["", "**bold**: differs from most providers."]
     return "\n".join(lines)
 
 
@@ -350,8 +350,8 @@ def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str
             line.append(Text(value, style=style))
         cells.append(line)
     console.print(fit_table(console, title, columns, cells))
-    legend = f"{DIFF_MARK}: differs from most providers" if plain else "magenta: differs from most providers"
-    console.print(Text(f"{legend} · ledger: E errors, W warnings, I info; "
+    legend = (f"{DIFF_MARK if plain else 'magenta'}: differs from most providers · ") if marks else ""
+    console.print(Text(f"{legend}ledger: E errors, W warnings, I info; "
                        "`toolchoice render SCENARIO -p ID` shows every entry", style="dim"))
     for severity, code, providers, message in grouped_findings(ledgers or {}):
         from .hanging import prose_broken, redacted

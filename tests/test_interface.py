@@ -369,6 +369,24 @@ def test_without_colour_differences_are_marked_with_a_symbol():
     assert "*: differs from most providers" in out and "magenta" not in out
 
 
+def test_only_the_few_are_marked_and_the_key_only_with_a_mark():
+    """A mark means "differs from most providers": a column is marked only where one value holds more than
+    half the rows. openai, groq and llamacpp send `required` to anthropic's and gemini's own forms (3 of 5:
+    those two are marked); parallel is sent by openai, groq, llamacpp, anthropic and dropped by gemini (4 of
+    5: gemini's cell is marked). With openai and anthropic alone every column is a 1-1 split: nothing is
+    marked and the key is not printed."""
+    out = run("compare", TRAP, "-p", "openai,groq,llamacpp,anthropic,gemini").stdout
+    rows = {line.split("│")[1].strip(): line for line in out.splitlines() if line.startswith("│ ") and
+            line.split("│")[1].strip()}
+    assert "*" not in rows["openai"] + rows["groq"] + rows["llamacpp"], out
+    assert re.search(r'\{"mode":"ANY"\}\*', rows["gemini"]) and "dropped*" in rows["gemini"], out
+    assert "*: differs from most providers" in out
+    two = run("compare", TRAP, "-p", "openai,anthropic").stdout
+    assert "*" not in two.replace("*:", "") and "differs from most" not in two, two
+    markdown = run("compare", TRAP, "-p", "openai,anthropic", "-f", "markdown").stdout
+    assert "**" not in markdown and "differs from most" not in markdown, markdown
+
+
 # ---- render: summary, ledger only, stdin, several scenarios -------------------------------------
 
 

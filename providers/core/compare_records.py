@@ -97,13 +97,18 @@ def wire_diff(rows: list[dict[str, str]]) -> list[dict[str, object]]:
 
 
 def differing(rows: list[dict[str, str]]) -> set[tuple[int, str]]:
-    """Cells (row index, column) whose value differs from the most common one in their column."""
+    """Cells (row index, column) that differ from the value most providers share: marked only in a column
+    where one value holds more than half the rows, so the marked cells are always the few. (Marking against
+    a mere plurality starred the many: a 4-4 split starred one half by the providers' order, and 2 of 8
+    alike starred the other 6.)"""
     marks: set[tuple[int, str]] = set()
     for column in COMPARED:
         values = Counter(r[column] for r in rows)
         if len(values) < 2:
             continue
-        common = values.most_common(1)[0][0]
+        common, count = values.most_common(1)[0]
+        if count * 2 <= len(rows):
+            continue
         marks.update((i, column) for i, r in enumerate(rows) if r[column] != common)
     return marks
 
