@@ -237,15 +237,17 @@ def test_members_beside_a_neutral_setting_are_kept_in_extra_and_merged_back(tmp_
     # edited, the neutral setting still rules: the kept member is merged beside the new budget
     data["providers"]["anthropic"]["thinking"]["budget"] = 1536
     assert _again("anthropic", data)["thinking"] == {"type": "enabled", "budget_tokens": 1536, "display": "summarized"}
-    # a member beside the tool choice is said, not kept: extra sends the choice's own field whole, which would drop
-    # the scenario's tool_choice there
+    # a member beside the tool choice is kept: extra adds it beside the choice the scenario's tool_choice renders
     gemini["toolConfig"]["retrievalConfig"] = {"languageCode": "en"}
     data, notes = _saved_file(tmp_path, "gemini", "/v1beta/models/gemini-2.5-flash:generateContent", gemini)
-    assert "toolConfig" not in data["providers"]["gemini"]["extra"] and data["tool_choice"] == "required"
-    assert _again("gemini", data)["toolConfig"] == {"functionCallingConfig": {"mode": "ANY"}}
-    assert [n for n in notes if n.startswith("warning")] == [
-        'warning saved.differs: toolConfig: rendered back for gemini it differs: at toolConfig.retrievalConfig: '
-        'recorded {"languageCode": "en"}, not rendered']
+    assert data["providers"]["gemini"]["extra"]["toolConfig"] == {"retrievalConfig": {"languageCode": "en"}}
+    assert data["tool_choice"] == "required" and _again("gemini", data) == gemini
+    assert not [n for n in notes if n.startswith("warning")], notes
+    assert "toolConfig.retrievalConfig.languageCode" in next(n for n in notes if "saved.kept" in n)
+    # edited, the neutral choice still rules and the kept member stays beside it
+    data["tool_choice"] = "auto"
+    assert _again("gemini", data)["toolConfig"] == {"functionCallingConfig": {"mode": "AUTO"},
+                                                    "retrievalConfig": {"languageCode": "en"}}
 
 
 def test_a_system_prompt_in_blocks_keeps_its_text_and_says_exactly_what_is_lost(tmp_path):
@@ -283,10 +285,30 @@ def test_extra_merges_an_object_that_only_adds_and_replaces_any_other(tmp_path):
     empty = translate("gemini", load_scenario_text(text.replace("{topK: 3, thinkingConfig: {includeThoughts: true}}",
                                                                 "{}"), "s.yaml"))
     assert empty.request.body["generationConfig"] == {} and "extra.overrides" in {e.code for e in empty.ledger}
-    # the tool choice's own field is sent as written even when the object only adds (adversarial13's tool_choice)
+    # the tool choice's own field takes new members beside the translated choice (Gemini's retrievalConfig, a
+    # ToolConfig member beside functionCallingConfig in google-genai's types) ...
     text = text.replace("toolConfig: {functionCallingConfig: {mode: AUTO}}", "toolConfig: {retrievalConfig: {}}")
     t = translate("gemini", load_scenario_text(text, "s.yaml"))
-    assert t.request.body["toolConfig"] == {"retrievalConfig": {}}
+    assert t.request.body["toolConfig"] == {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames":
+                                                                      ["get_weather"]}, "retrievalConfig": {}}
+    assert "extra.toolConfig.retrievalConfig = {} added to the body" in [e.message for e in t.ledger]
+    # ... but an object naming a member of the choice is the choice as written: it replaces whole, even where it
+    # only adds at a depth (the translated allowedFunctionNames is not kept under a written functionCallingConfig)
+    text = text.replace("toolConfig: {retrievalConfig: {}}", "toolConfig: {functionCallingConfig: {mode: ANY}}")
+    t = translate("gemini", load_scenario_text(text, "s.yaml"))
+    assert t.request.body["toolConfig"] == {"functionCallingConfig": {"mode": "ANY"}}
+    assert "extra.overrides" in {e.code for e in t.ledger}
+    # Bedrock's toolConfig holds the tools beside toolChoice (botocore's bedrock-runtime ToolConfiguration: tools
+    # required, toolChoice optional): a written toolChoice replaces the choice and keeps the tools (it replaced the
+    # whole toolConfig, tools and all)
+    bedrock = ("tools: [{name: get_weather, parameters: {type: object}}]\ntool_choice: required\n"
+               "messages: [{role: user, content: hi}]\nproviders:\n  bedrock:\n    extra:\n"
+               "      toolConfig: {toolChoice: {auto: {}}}\n")
+    t = translate("bedrock", load_scenario_text(bedrock, "s.yaml"))
+    assert t.request.body["toolConfig"]["toolChoice"] == {"auto": {}}
+    assert [tool["toolSpec"]["name"] for tool in t.request.body["toolConfig"]["tools"]] == ["get_weather"]
+    assert [e.message for e in t.ledger if e.code == "extra.overrides"] == [
+        'extra.toolConfig.toolChoice replaces the translated value {"any":{}} with {"auto":{}}']
 
 
 # ---- the committed saves of google-genai and boto3 ---------------------------------------------------------------------

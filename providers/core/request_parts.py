@@ -142,11 +142,16 @@ def fronted(options: RenderOptions, settings: ProviderSettings) -> bool:
 def merge_extra(ctx: Context, body: dict[str, Any], whole: tuple[str, ...] = ()) -> dict[str, Any]:
     """Merge providers.<id>.extra into the body last; overrides are warnings, additions info. An object that only
     adds members to the translated object under the same key (``generationConfig: {topK: 40}`` beside the
-    translated temperature) is merged into it, member by member at every depth; any other value, and any value of
-    a ``whole`` field (the tool choice's: a ``tool_choice`` object written as it should go), replaces the translated
-    one whole."""
+    translated temperature) is merged into it, member by member at every depth; any other value replaces the
+    translated one whole. ``whole`` is the tool choice's path, whose last field is sent as written (a
+    ``tool_choice`` object written as it should go replaces the translated one whole); a field that holds the
+    choice among other members (Gemini's and Bedrock's ``toolConfig``) is merged member by member: Gemini's
+    ``retrievalConfig`` goes in beside the translated functionCallingConfig."""
     for key, value in ctx.settings.extra.items():
         if key in body and body[key] != value:
+            if len(whole) > 1 and key == whole[0] and isinstance(body[key], dict) and isinstance(value, dict) and value:
+                body[key] = _into_holder(ctx, body[key], value, whole[1], f"extra.{key}")
+                continue
             if key not in whole and adds_only(body[key], value):
                 for path, added in _additions(body[key], value, f"extra.{key}"):
                     ctx.ledger.info("extra.merged", f"{path} = {compact(added)[:120]} added to the body")
@@ -158,6 +163,28 @@ def merge_extra(ctx: Context, body: dict[str, Any], whole: tuple[str, ...] = ())
             ctx.ledger.info("extra.merged", f"extra.{key} = {compact(value)[:120]} added to the body")
         body[key] = value
     return body
+
+
+def _into_holder(ctx: Context, translated: dict[str, Any], extra: dict[str, Any], choice: str,
+                 where: str) -> dict[str, Any]:
+    """``extra``'s members put into the field that holds the tool choice: the choice member as written, every other
+    one as extra's top level is (merged where it only adds, else replacing that member)."""
+    out = dict(translated)
+    for key, value in extra.items():
+        path = f"{where}.{key}"
+        if key in out and out[key] == value:
+            continue
+        if key not in out:
+            ctx.ledger.info("extra.merged", f"{path} = {compact(value)[:120]} added to the body")
+        elif key != choice and adds_only(out[key], value):
+            for added_path, added in _additions(out[key], value, path):
+                ctx.ledger.info("extra.merged", f"{added_path} = {compact(added)[:120]} added to the body")
+            value = merged(out[key], value)
+        else:
+            ctx.ledger.warning("extra.overrides", f"{path} replaces the translated value {compact(out[key])[:120]} "
+                               f"with {compact(value)[:120]}")
+        out[key] = value
+    return out
 
 
 def adds_only(translated: Any, extra: Any) -> bool:

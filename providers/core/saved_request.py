@@ -253,8 +253,9 @@ def build(file: Path, provider: str, document: dict[str, Any], read: Any, record
             if key not in again:
                 if _renamed(key, body, again) is None:
                     extra[key] = value
-            elif not _same(value, again[key]) and key not in _CHOICE_FIELDS:  # extra sends the choice's field whole
-                added = _missing(value, again[key])
+            elif not _same(value, again[key]):
+                added = (_missing(value, again[key]) if key not in _CHOICE_FIELDS else
+                         _beside_choice(value, again[key]) if key in _CHOICE_HOLDERS else {})
                 if added:
                     extra[key] = added
                     kept.extend(f"{key}.{path}" for path in _paths(added))
@@ -358,9 +359,20 @@ def _paths(value: dict[str, Any]) -> list[str]:
             for p in (_paths(v) if isinstance(v, dict) and v else [""])]
 
 
-# the tool choice's own field, which extra replaces whole (request_parts.merge_extra): a member beside the choice there
-# (Gemini's toolConfig.retrievalConfig) is said, not kept, or the scenario's tool_choice would not be sent
+# the tool choice's own field, which extra sends as written (request_parts.merge_extra): a difference there is said,
+# not kept, or the scenario's tool_choice would not be sent. A field that holds the choice among other members takes
+# extra member by member: a member beside the choice (Gemini's toolConfig.retrievalConfig) is kept.
 _CHOICE_FIELDS = ("tool_choice", "toolChoice", "toolConfig", "tool_config")
+_CHOICE_HOLDERS = ("toolConfig", "tool_config")
+
+
+def _beside_choice(recorded: Any, again: Any) -> dict[str, Any]:
+    """The recorded choice field's members the rendering lacks, where every member it has is recorded the same."""
+    if not isinstance(recorded, dict) or not isinstance(again, dict):
+        return {}
+    if any(k not in recorded or not _same(recorded[k], v) for k, v in again.items()):
+        return {}
+    return {k: v for k, v in recorded.items() if k not in again and v is not None}
 _STREAM = ("stream", "stream_options")  # `send --stream` asks a stream; stream_options without it is a 400
 
 

@@ -372,7 +372,7 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
         ledger.info("system.developer_as_system", f"{ctx.cap.title} has no developer role: the developer message "
                     "is sent as the system prompt")
     if settings.extra:
-        body = merge_extra(ctx, body, whole=choice_path[:1])  # the tool choice's field: as written
+        body = merge_extra(ctx, body, whole=choice_path)  # the tool choice: as written
     if final_lint is not None:
         final_lint(ctx, body)
     if ctx.cap.tool_limit is not None:
