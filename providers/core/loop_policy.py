@@ -135,7 +135,8 @@ def narrow_note(number: int, subset: tuple[str, ...], choice: ToolChoice | None)
     return LedgerEntry("info", "loop.narrowed", f"step {number} offers {', '.join(subset) or 'no tools'} (loop.narrow: "
                        f"allowed): every tool is sent and the step's subset restricts the choice, {sent}, so the "
                        "tools stay the same from step to step (where the provider has no restriction form, only the "
-                       "subset is sent: see tool_choice.emulated)")
+                       "subset is sent: see tool_choice.emulated; on Anthropic with its mid-conversation tool changes "
+                       "beta, loop.tool_changes)")
 
 
 def reset_note(number: int, before: ToolChoice, after: ToolChoice | None) -> LedgerEntry:
