@@ -93,7 +93,9 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                                                position=len(calls)))
         history.append(Message("assistant", "\n".join(texts) or None, tool_calls=tuple(calls),
                                reasoning=tuple(reasoning)))
-    if removed:
+    declared = None
+    if removed:  # offered: the tools still in effect; the prefix (the thinking's check) holds every declared one
+        declared = tuple(t.name for t in tools)
         tools = tuple(t for t in tools if t.name not in removed)
     choice = body.get("tool_choice")
     value, parallel = choice, None
@@ -120,7 +122,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     parallel=parallel, unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
                     thinking=kind in ("enabled", "adaptive"), native_tools=_hosted(body), refusal=refusal,
                     system=blocks_text(body.get("system")), shape=_choice_shape(choice),
-                    text_schema=_text_schema(body.get("output_config")))
+                    text_schema=_text_schema(body.get("output_config")), declared=declared)
 
 
 def _tool_changes(blocks: list[Any], removed: dict[str, None]) -> None:

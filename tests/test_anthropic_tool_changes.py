@@ -190,3 +190,41 @@ def test_run_sends_the_changes_step_by_step(tmp_path: Path) -> None:
     steps = doc["runs"][0]["loops"][0]["steps"]
     assert all("loop.tool_changes" in codes(s) and "tool_choice.emulated" not in codes(s) for s in steps)
     assert [s["verdict"]["category"] for s in steps] == ["obeyed", "obeyed"]
+
+
+@pytest.mark.skipif(missing("anthropic"), reason="anthropic-python's beta client")
+@pytest.mark.parametrize("how,code", [("blocks", None), ("tools", "mock.tools_changed_with_thinking")])
+def test_the_mock_answers_the_sdks_beta_requests_and_keeps_the_prefix_finding_true(how: str, code: str | None) -> None:
+    """anthropic-python's beta client sends the blocks (betas=[...]) to the mock on 127.0.0.1: the removed tool is
+    not called, and on a model that runs the prefix check the tools the body declares are what the thinking's
+    prefix holds: the same tools with blocks say nothing, changed tools say mock.tools_changed_with_thinking."""
+    from anthropic import Anthropic
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}}
+    search, weather = ({"name": n, "description": n, "input_schema": schema} for n in ("search", "get_weather"))
+    user = {"role": "user", "content": "Weather in Paris?"}
+    with running_mock("anthropic") as mock:
+        client = Anthropic(base_url=mock.base_url, api_key="sk-test-tool-changes-0123456789", max_retries=0)
+
+        def ask(messages: list[Any], tools: list[Any]) -> Any:
+            return client.beta.messages.create(model="claude-sonnet-5-5", max_tokens=4000, messages=messages,
+                                               tools=tools, tool_choice={"type": "auto"},
+                                               thinking={"type": "adaptive"}, betas=[BETA])
+
+        first = [user, {"role": "system", "content": [_change("tool_removal", "search")]}]
+        reply = ask(first, [search, weather])
+        [call] = [b for b in reply.content if b.type == "tool_use"]
+        assert call.name == "get_weather"  # search was removed before this turn
+        turn = {"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in reply.content]}
+        result = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call.id, "content": "sunny"}]}
+        if how == "blocks":
+            ask([*first, turn, result, {"role": "system", "content": [_change("tool_addition", "search")]}],
+                [search, weather])
+        else:
+            ask([*first, turn, result], [weather])
+    one, two = mock.records
+    assert one["offered_tools"] == ["get_weather"] and two["reasoning_from"] == [1]
+    said = [f["code"] for f in two["findings"] if f["code"].endswith("_changed_with_thinking")]
+    assert said == ([code] if code else [])
