@@ -221,7 +221,8 @@ QUOTES: tuple[Quote, ...] = (
     Quote("fact:bedrock.tool_changes", "botocore", _BEDROCK,
           ("A content block for removing a tool from the available tool set mid-conversation. Each block references "
            "a single tool via its tool field. Use within a system role message to remove a "
-           "tool without re-sending the full tool configuration.", '"enum": ["user", "assistant", "system"]')),
+           "tool without re-sending the full tool configuration.", '"enum": ["user", "assistant", "system"]',
+           "The type of tool reference.")),
     Quote("fact:anthropic.native.mcp_beta", "anthropic", "types/anthropic_beta_param.py",
           ('"mcp-client-2025-11-20"',)),
     Quote("fact:anthropic.native.mcp_server", "anthropic", "types/beta/beta_request_mcp_server_url_definition_param.py",

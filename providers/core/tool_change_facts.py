@@ -41,11 +41,14 @@ TOOL_CHANGE_FACTS: tuple[Fact, ...] = (
          "Amazon Bedrock and Google Cloud.'", "2026-11-27"),
     Fact("bedrock.tool_changes", ("bedrock",),
          "Bedrock Converse has its own mid-conversation tool changes: toolAddition / toolRemoval content blocks, "
-         "{tool: {type, name, serverName}}, in a message of role system; toolchoice does not render them yet "
-         "(loop.narrow: allowed on Bedrock sends only the step's tools)",
+         "{tool: {type, name, serverName}}, in a message of role system; the service model gives no values for "
+         "the reference's type, so toolchoice does not render them (loop.narrow: allowed on Bedrock sends only the "
+         "step's tools)",
          "botocore 1.44.8 data/bedrock-runtime/2023-09-30/service-2.json ToolRemovalBlock, ToolAdditionBlock, "
          f"ToolReference, ConversationRole{CITE_END}'A content block for removing a tool from the available tool "
          "set mid-conversation. Each block references a single tool via its tool field. Use within a "
          "system role message to remove a tool without re-sending the full tool configuration.'; "
-         "ConversationRole: '\"enum\": [\"user\", \"assistant\", \"system\"]'", "2026-11-27"),
+         "ConversationRole: '\"enum\": [\"user\", \"assistant\", \"system\"]'; ToolReference's type: 'The "
+         "type of tool reference.', a ToolReferenceTypeString: '{\"type\": \"string\", \"max\": 64, \"min\": 1}'",
+         "2026-11-27"),
 )
