@@ -284,7 +284,15 @@ def ordered_blocks(turn: Turn, family: str, reasoning_block: Callable[[Reasoning
 
 
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
-    ctx = start(provider, scenario, options, cap)
+    changes = None
+    if scenario.tool_steps:  # a loop.narrow: allowed step: the tool changes beta, where the scenario opts in
+        from . import anthropic_tool_changes
+
+        changes = anthropic_tool_changes.plan(scenario, scenario.settings_for(provider))
+    ctx = start(provider, scenario if changes is None else changes.scenario, options, cap)
+    asked = scenario.tool_choice
+    if changes is not None and asked is not None:  # the step's choice as requested; sent as its plain mode
+        ctx.requested, ctx.requested_text = asked.to_json(), asked.quoted()
     check_names(ctx, NAME_RULE)
     warn_long_names(ctx, NAME_RULE, DOCS_NAME_BOUND, f"{cap.title}'s tool-use docs print at most {DOCS_NAME_BOUND}, "
                     "its own validator takes 128", "anthropic.tool_name_length")
@@ -300,6 +308,10 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     if scenario.system is not None:
         body["system"] = scenario.system
     body["messages"] = _messages(ctx)
+    if changes is not None:
+        from .anthropic_tool_changes import insert, note
+
+        note(ctx, changes, insert(body["messages"], ctx.scenario.messages, changes.groups))
     _tools_and_choice(ctx, body)
     body.update(thinking_fields(ctx, plan, facts, max_tokens, "tools" in body, MESSAGES_THINKING))
     if settings.temperature is not None:

@@ -89,6 +89,15 @@ def beta_header(ctx: Context, body: dict[str, Any], headers: dict[str, str]) -> 
     headers["anthropic-beta"] = MCP_BETA
     ctx.ledger.info("tool.native_beta", f"mcp_servers and mcp_toolset are the MCP connector (beta): sent with "
                     f"anthropic-beta: {MCP_BETA} ({_cited(_BETA_FACT)}; verified {fact(_BETA_FACT).verified})")
+    from .anthropic_tool_changes import user_betas
+
+    written = user_betas(ctx.settings)
+    if written is not None and MCP_BETA not in (part.strip() for part in written[1].split(",")):
+        # the user's betas (the mid-conversation tool changes', ...) and the connector's: one comma-separated list
+        merged = f"{written[1].rstrip(', ')},{MCP_BETA}"
+        ctx.settings = ctx.settings._replace(headers={**ctx.settings.headers, written[0]: merged})
+        ctx.ledger.info("tool.native_beta", f"providers.{ctx.provider}.headers sets {written[0]}: {MCP_BETA} is "
+                        f"added to its list, sent as {written[0]}: {merged}")
 
 
 def _server(ctx: Context, fields: Any, index: int) -> dict[str, Any] | None:

@@ -53,13 +53,17 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     names: dict[str, str] = {}
     history: list[Message] = []
     refusal = None
+    removed: dict[str, None] = {}  # mid-conversation tool changes (role: system messages), folded in order
     for i, raw in enumerate(messages):
-        if not isinstance(raw, dict) or raw.get("role") not in ("user", "assistant"):
-            raise MockMalformed(f"messages.{i}.role: Input should be 'user' or 'assistant'")
+        if not isinstance(raw, dict) or raw.get("role") not in ("user", "assistant", "system"):
+            raise MockMalformed(f"messages.{i}.role: Input should be 'user', 'assistant' or 'system'")
         content = raw.get("content")
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
         if not isinstance(blocks, list):
             raise MockMalformed(f"messages.{i}.content: Input should be a valid list")
+        if raw["role"] == "system":
+            _tool_changes(blocks, removed)
+            continue
         if raw["role"] == "user":
             texts = []
             for block in blocks:
@@ -89,6 +93,10 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                                                position=len(calls)))
         history.append(Message("assistant", "\n".join(texts) or None, tool_calls=tuple(calls),
                                reasoning=tuple(reasoning)))
+    declared = None
+    if removed:  # offered: the tools still in effect; the prefix (the thinking's check) holds every declared one
+        declared = tuple(t.name for t in tools)
+        tools = tuple(t for t in tools if t.name not in removed)
     choice = body.get("tool_choice")
     value, parallel = choice, None
     if isinstance(choice, dict) and "disable_parallel_tool_use" in choice:
@@ -114,7 +122,23 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     parallel=parallel, unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
                     thinking=kind in ("enabled", "adaptive"), native_tools=_hosted(body), refusal=refusal,
                     system=blocks_text(body.get("system")), shape=_choice_shape(choice),
-                    text_schema=_text_schema(body.get("output_config")))
+                    text_schema=_text_schema(body.get("output_config")), declared=declared)
+
+
+def _tool_changes(blocks: list[Any], removed: dict[str, None]) -> None:
+    """A role: system message's tool_removal / tool_addition blocks (anthropic 2.14.0
+    types/beta/beta_system_message_param.py; fact anthropic.tool_changes), folded over the tools as the SDK's tool
+    runner folds them (lib/tools/_tool_dispatch.py available_tool_names): a removed tool is not offered from there
+    on, an added one again. Its text is an instruction the mock does not read."""
+    for block in blocks:
+        tool = block.get("tool") if isinstance(block, dict) else None
+        name = tool.get("name") if isinstance(tool, dict) and tool.get("type") == "tool_reference" else None
+        if not isinstance(name, str):
+            continue
+        if block.get("type") == "tool_removal":
+            removed[name] = None
+        elif block.get("type") == "tool_addition":
+            removed.pop(name, None)
 
 
 _TAGS = ("auto", "any", "tool", "none")  # anthropic 2.14.0 types/tool_choice_param.py ToolChoiceParam's members' type

@@ -203,6 +203,26 @@ QUOTES: tuple[Quote, ...] = (
           ("BetaToolUnionParam", "BetaMCPToolsetParam")),
     Quote("fact:anthropic.native.mcp", "anthropic", "types/beta/beta_request_mcp_server_url_definition_param.py",
           ("BetaRequestMCPServerURLDefinitionParam",)),
+    # ---- core/tool_change_facts.py
+    Quote("fact:anthropic.tool_changes", "anthropic", "types/beta/beta_system_message_param.py",
+          ('role: Required[Literal["system"]]', "ContentBlock: TypeAlias = Union[BetaTextBlockParam, "
+           "BetaRequestToolAdditionBlockParam, BetaRequestToolRemovalBlockParam]")),
+    Quote("fact:anthropic.tool_changes", "anthropic", "types/beta/beta_request_tool_removal_block_param.py",
+          ('"""Mid-conversation directive to withdraw a tool.', "It is no longer offered to the model from this point "
+           "in the conversation onward.", 'type: Required[Literal["tool_removal"]]')),
+    Quote("fact:anthropic.tool_changes", "anthropic", "types/beta/beta_request_tool_addition_block_param.py",
+          ('"""Mid-conversation directive to make a tool available.', 'type: Required[Literal["tool_addition"]]')),
+    Quote("fact:anthropic.tool_changes", "anthropic", "types/beta/beta_tool_change_tool_reference_param.py",
+          ("name: Required[str]", 'type: Required[Literal["tool_reference"]]')),
+    Quote("fact:anthropic.tool_changes", "anthropic", "types/anthropic_beta_param.py",
+          ('"mid-conversation-tool-changes-2026-07-01",',)),
+    Quote("fact:anthropic.tool_changes", "anthropic", "lib/tools/_beta_runner.py",
+          ("Removal is only a hint to the model, which can still emit a `tool_use` for a withdrawn tool",)),
+    Quote("fact:bedrock.tool_changes", "botocore", _BEDROCK,
+          ("A content block for removing a tool from the available tool set mid-conversation. Each block references "
+           "a single tool via its tool field. Use within a system role message to remove a "
+           "tool without re-sending the full tool configuration.", '"enum": ["user", "assistant", "system"]',
+           "The type of tool reference.")),
     Quote("fact:anthropic.native.mcp_beta", "anthropic", "types/anthropic_beta_param.py",
           ('"mcp-client-2025-11-20"',)),
     Quote("fact:anthropic.native.mcp_server", "anthropic", "types/beta/beta_request_mcp_server_url_definition_param.py",

@@ -19,6 +19,7 @@ from .fact_record import CITE_END, Fact
 from .fact_values import ChoiceWords, NamedModels
 from .hosted_tool_facts import HOSTED_TOOL_FACTS
 from .refusal_words import REFUSAL_FACTS
+from .tool_change_facts import TOOL_CHANGE_FACTS
 
 __all__ = ["CITE_END", "FACTS", "HOSTED_TOOL_FACTS", "Fact", "choice_words", "cited", "fact", "facts_for"]
 
@@ -596,7 +597,7 @@ FACTS: tuple[Fact, ...] = (
 
 
 FACTS += (HOSTED_TOOL_FACTS + CHOICE_FACTS + CHOICE_WORD_FACTS + REFUSAL_FACTS + EFFORT_FACTS
-          + CHOICE_SHAPE_FACTS)
+          + CHOICE_SHAPE_FACTS + TOOL_CHANGE_FACTS)
 _BY_ID = {f.id: f for f in FACTS}
 
 

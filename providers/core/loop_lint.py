@@ -190,7 +190,9 @@ def thinking_changes(steps: Iterable[tuple[int, Scenario, Translation]], rules: 
                 what = "tools" if bt.offered_tools != t.offered_tools else "system prompt"
                 way = ("loop.narrow: allowed keeps every tool on the wire and restricts the choice instead"
                        if has_allowed else "keep the same tools on every step and steer with tool_choice (a named "
-                       "tool, auto or none keep the tools), or Anthropic's mid-conversation tool changes beta")
+                       "tool, auto or none keep the tools), or on Anthropic loop.narrow: allowed with the header "
+                       "anthropic-beta: mid-conversation-tool-changes-2026-07-01 in providers.anthropic.headers "
+                       "(the changes go in the conversation, docs/loop.md)")
                 out.append(LedgerEntry("warning", "loop.tools_changed_with_thinking",
                                        f"step {number} changes the {what} step {before} sent "
                                        f"({', '.join(bt.offered_tools) or 'none'} → {', '.join(t.offered_tools) or 'none'}"

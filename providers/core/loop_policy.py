@@ -75,6 +75,9 @@ def step_scenario(scenario: Scenario, number: int, history: list[Message] | tupl
         before, choice = choice, reset(choice)
         if notes is not None:
             notes.append(reset_note(number, before, choice))
+    steps: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    if spec.narrow == "allowed":
+        steps = tool_steps(scenario, spec, number, history)
     if spec.narrow == "allowed" and len(tools) != len(scenario.tools):
         subset = tuple(t.name for t in tools)
         choice = restricted(choice, subset) if subset else NONE
@@ -82,7 +85,28 @@ def step_scenario(scenario: Scenario, number: int, history: list[Message] | tupl
         if notes is not None:
             notes.append(narrow_note(number, subset, choice))
     return scenario._replace(tools=tools, tool_choice=choice, messages=tuple(history), native_tools=native,
-                             tools_written_empty=scenario.tools_written_empty and not tools)
+                             tools_written_empty=scenario.tools_written_empty and not tools, tool_steps=steps)
+
+
+def tool_steps(scenario: Scenario, spec: LoopSpec, number: int,
+               history: list[Message] | tuple[Message, ...]) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """``narrow: allowed``: steps 1..``number`` as (how many messages of ``history`` its request carried, the tools
+    it offered), for a provider that says the changes between steps in the conversation (Scenario.tool_steps).
+    Step 1 was sent with the scenario's own messages; step k > 1 with the history up to its reply, the k-th
+    assistant turn after them; a step the history has no reply of yet (this one, or every step of a request
+    rendered without its history: --dry-run, render) is placed at the history's end."""
+    names = scenario.tool_names
+    start, end = min(len(scenario.messages), len(history)), len(history)
+    replies = [i for i in range(start, end) if history[i].role == "assistant"]
+    out = []
+    for k in range(1, number + 1):
+        entry = spec.step(k)
+        offered = names if entry.tools is None else tuple(n for n in names if n in entry.tools)
+        if entry.has_choice and entry.tool_choice is not None and entry.tool_choice.mode == "allowed":
+            offered = tuple(n for n in offered if n in entry.tool_choice.allowed)  # its own allowed list
+        at = start if k == 1 else replies[k - 1] if k - 1 < len(replies) else end
+        out.append((min(at, end) if k < number else end, offered))
+    return tuple(out)
 
 
 def forces(choice: ToolChoice | None) -> bool:
@@ -111,7 +135,8 @@ def narrow_note(number: int, subset: tuple[str, ...], choice: ToolChoice | None)
     return LedgerEntry("info", "loop.narrowed", f"step {number} offers {', '.join(subset) or 'no tools'} (loop.narrow: "
                        f"allowed): every tool is sent and the step's subset restricts the choice, {sent}, so the "
                        "tools stay the same from step to step (where the provider has no restriction form, only the "
-                       "subset is sent: see tool_choice.emulated)")
+                       "subset is sent: see tool_choice.emulated; on Anthropic with its mid-conversation tool changes "
+                       "beta, loop.tool_changes)")
 
 
 def reset_note(number: int, before: ToolChoice, after: ToolChoice | None) -> LedgerEntry:

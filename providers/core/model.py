@@ -274,6 +274,10 @@ class Scenario(NamedTuple):
     notes: "tuple[LedgerEntry, ...]" = ()  # from loading (tools imported with from:): start of every ledger
     loop: LoopSpec | None = None  # the optional `loop:` section (toolchoice run)
     native_tools: tuple[NativeTool, ...] = ()  # hosted tools in `tools:` (MCP servers, programmatic calling)
+    # loop.narrow: allowed, each step so far up to this one: (how many messages its request's history held, the
+    # tools it offered). Every tool is sent; a provider with mid-conversation tool changes (Anthropic's beta,
+    # anthropic_tool_changes.py) renders the changes between them at those places. Empty outside such a loop.
+    tool_steps: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
     def settings_for(self, provider: str) -> ProviderSettings:
         return self.providers.get(provider, _NO_SETTINGS)

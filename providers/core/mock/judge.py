@@ -78,6 +78,16 @@ class MockRead(NamedTuple):
     # a tool_choice of a shape the API's types leave out (another API's form), as the family's mock_read says
     # it in toolchoice's words (the SDK type named): the 400, in the API's own words where recorded (_in_api_words)
     shape: LedgerEntry | None = None
+    # the tools the body declares where the family offers fewer (Anthropic's mid-conversation tool_removal blocks):
+    # the preserved-thinking prefix holds these, so the prefix findings compare them (``prefix_tools``)
+    declared: tuple[str, ...] | None = None
+
+
+def prefix_tools(judged: Any) -> tuple[str, ...]:
+    """The tools a request's preserved-thinking prefix holds: what its body declares (``MockRead.declared``), else
+    what it offers."""
+    read = judged.read
+    return read.declared if read is not None and read.declared is not None else judged.offered
 
 
 class Judged(NamedTuple):

@@ -28,7 +28,7 @@ from ..model import LedgerEntry, Reply, Scenario
 from ..redaction import visible
 from .call_origins import CallOrigins, Sent, loop_findings, prefix_check, reply_reasoning
 from .body_secrets import body_keys, redacted, scrub_module, secrets
-from .judge import Judged, judge, record
+from .judge import Judged, judge, prefix_tools, record
 from .server import Judges, Request, Server, Served, drained, head, reason, serve
 from .service import MAX_BODY, MockService, Recorder, client_secrets, elsewhere
 
@@ -147,7 +147,7 @@ class ProxyHandler:
             if status in _REFUSED:  # the API refused this history: its words say what is wrong, not also the proxy's
                 results = self._origins.results(judged.read.messages)
             else:
-                results = loop_findings(self._origins, sent, line["findings"], "proxy", judged.offered,
+                results = loop_findings(self._origins, sent, line["findings"], "proxy", prefix_tools(judged),
                                         self.provider, judged.read.model, judged.read.system)
             if results:
                 line["results"] = results
@@ -250,7 +250,7 @@ class ProxyHandler:
         # whole answer's (the assembler fills the reply's reasoning as parse_reply does)
         handed = reply_reasoning(reply)
         self._origins.made(number, [(c.id, c.name) for choice in reply.choices or (reply,) for c in choice.tool_calls],
-                           judged.offered, read.system if read is not None else None, handed,
+                           prefix_tools(judged), read.system if read is not None else None, handed,
                            sent if read is not None and handed and prefix_check(self.provider, read.model) else None)
         if judged.refusal is not None:  # the mock would refuse it: a finding here, the upstream decides
             for finding in line["findings"]:

@@ -14,7 +14,7 @@ from ..registry import check_provider, mock_family, module_for
 from .body_secrets import GUARD_AT_MOST, body_keys, redacted, scrub_module, secrets
 from .call_origins import CallOrigins, Sent, loop_findings, prefix_check
 from .framing import CONTENT_TYPES, ENCODERS
-from .judge import Answer, Judged, judge, plan_answers, record
+from .judge import Answer, Judged, judge, plan_answers, prefix_tools, record
 from .script import Script
 
 MAX_BODY = 32 * 1024 * 1024  # the proxy keeps at most this much of an upstream answer (the limit mock_body_bytes')
@@ -179,7 +179,7 @@ class MockService:
         read = judged.read
         sent = Sent(read.messages) if read is not None else None
         if read is not None and sent is not None:
-            results = loop_findings(self.origins, sent, line["findings"], "mock", judged.offered,
+            results = loop_findings(self.origins, sent, line["findings"], "mock", prefix_tools(judged),
                                     self.provider, read.model, read.system)
             if results:
                 line["results"] = results
@@ -200,7 +200,7 @@ class MockService:
                 line["choices"][0]["calls"] = [dict(entry) for entry in line["calls"]]
             handed = [a.signature for a in (answer, *answer.others) if a.signature is not None]  # thinking's state
             kept = sent if read is not None and handed and prefix_check(self.provider, read.model) else None
-            self.origins.made(number, calls, judged.offered, read.system if read is not None else None, handed, kept)
+            self.origins.made(number, calls, prefix_tools(judged), read.system if read is not None else None, handed, kept)
         return line
 
 
