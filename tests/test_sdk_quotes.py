@@ -70,6 +70,8 @@ QUOTES: tuple[Quote, ...] = (
     Quote("fact:anthropic.tool_fields", "anthropic", "types/tool_param.py",
           ("ToolParam", "allowed_callers", "cache_control", "defer_loading", "eager_input_streaming",
            "input_examples", "strict", "type")),
+    # the API version the SDK sends (tenth audit pass, 2026-11-27): a newer one fails here until its migration guide is read
+    Quote("fact:anthropic.api_version", "anthropic", "_constants.py", ('ANTHROPIC_API_VERSION = "2026-10-21"',)),
     Quote("fact:anthropic.default_model_eol", "anthropic", "_data/deprecated_models.py",
           ("DEPRECATED_MODELS", "'claude-sonnet-4-5'", "'November 30th, 2026'")),
     Quote("fact:anthropic.default_model_eol", "anthropic", "types/model_param.py", ()),
