@@ -213,6 +213,33 @@ def test_an_openai_model_no_rule_knows_is_said_unknown_and_sent() -> None:
         assert "reasoning_effort" not in t.request.body, model  # nothing added on a guess
 
 
+def _responses_only_models() -> list[str]:
+    """The ids openai's ResponsesModel adds to ChatModel: the SDK offers them for the Responses API only."""
+    chat = set(_openai_models())
+    return [m for m in _literals(_sdk_file("openai", "types/shared/responses_model.py"), "ResponsesModel")
+            if m not in chat]
+
+
+@pytest.mark.skipif(missing("openai"), reason="needs openai")
+@pytest.mark.parametrize("provider", ["openai", "azure"])
+def test_no_chat_completions_rule_takes_a_responses_only_model_by_its_family_name(provider: str) -> None:
+    """gpt-5.6-cyber and gpt-5.5-pro share their family's names, but openai 3.57.0 lists them in ResponsesModel only:
+    no Chat Completions source covers them, so no family rule knows them there (until the tenth audit pass the
+    gpt-5.6 rule added reasoning_effort: none to gpt-5.6-cyber, and the gpt-5.2-5.5 rule refused gpt-5.5-pro's
+    effort with tools). They are said unknown and sent as written; their ChatModel relatives keep their rules."""
+    only = _responses_only_models()
+    assert {"gpt-5.6-cyber", "gpt-5.5-pro", "gpt-5.5-pro-2026-04-23", "gpt-6-cyber"} <= set(only)
+    assert [m for m in only if not model_rules.unknown(provider, m)] == []
+    for model in ("gpt-5.6-cyber", "gpt-5.5-pro"):
+        text = TOOLS + ("tool_choice: required\nproviders:\n  " + provider + ": "
+                        + json.dumps({"model": model, "thinking": {"effort": "low"}}) + "\n")
+        t = translate(provider, load_scenario_text(text, "drift.yaml"))
+        assert not t.refused and "model_rule.unknown" in codes(t), model
+        assert t.request.body.get("reasoning_effort") == "low", model  # as written: nothing refused or changed
+    for model in ("gpt-5.6-sol", "gpt-5.5", "gpt-5.2-pro"):
+        assert not model_rules.unknown(provider, model), model
+
+
 @pytest.mark.skipif(missing("openai"), reason="needs openai")
 def test_every_openai_shutdown_date_in_the_sdk_is_an_end_of_life_entry() -> None:
     source = _sdk_file("openai", "types/shared/chat_model.py")
