@@ -276,14 +276,31 @@ RULES: tuple[Rule, ...] = (
          "agent loop, `gpt-6-luna`, after the fix | `POST /api/ask` × 3, all HTTP 200, 2 model steps each' (tool "
          "calls made); reasoning_effort left out: what that first call carried is not recorded, so it is sent as "
          "written and said", verified=_AUDITED),
+    # gpt-5.5 on api.openai.com (tenth audit pass): an effort with tools is the recorded 400 as for the family, but the
+    # one recording of leaving it out there is a 400 too, and none records 'none' taken: both sent as written and said
+    Rule("gpt-5.5-tools-effort", ("openai",), r"gpt-5\.5(?!\d)(?!-pro)", {"tools_reasoning_effort": "other-refused"},
+         "an effort with function tools on /v1/chat/completions: 'Function tools with reasoning_effort are not "
+         "supported for gpt-5.5 in /v1/chat/completions. Please use /v1/responses instead.' (charmbracelet/crush#2913, "
+         "Science-Discovery/Aether#1026, 2026-06-06: 'requests with function tools and `reasoning_effort` are routed to "
+         "`/v1/chat/completions`, causing this error'); reasoning_effort left out, jeffdafoe/llm-memory-api#178 "
+         "(2026-04-29, api.openai.com): 'gpt-5.5 + function tools is rejected on /v1/chat/completions with: `Function "
+         "tools with reasoning_effort are not supported for gpt-5.5 in /v1/chat/completions. Please use /v1/responses "
+         "instead.` Direct probe today confirmed it's unconditional — gpt-5.x has implicit reasoning enabled and the "
+         "constraint trips even when reasoning_effort isn't in the request body.'; the family's 'sent without "
+         "reasoning_effort the default (none) is accepted' rests on gpt-5.2 and gpt-5.4 (livekit/agents#5088: "
+         "'applies to gpt 5.2 and 5.4'), and no recording on api.openai.com shows gpt-5.5 taking tools with "
+         "reasoning_effort left out or 'none' (Azure's gpt-5.5 took it left out: rule gpt-5.2-5.5-tools-effort). "
+         "Another effort is refused; 'none' and left out are sent as written and said (not refused on one recording)",
+         verified=_AUDITED),
     Rule("gpt-5.2-5.5-tools-effort", ("openai", "azure"), r"gpt-5\.(?:[2-4]|5(?!-pro))(?!\d)",
          {"tools_reasoning_effort": "absent-or-none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. "
          "Please use /v1/responses instead.' (pipecat-ai/pipecat#4043, openai/openai-openapi#541); sent without "
          "reasoning_effort the default (none) is accepted (livekit/agents#5088, #7169); gpt-5.5 answers the same "
          "(charmbracelet/crush#2913, Science-Discovery/Aether#1026: 'Function tools with reasoning_effort are not "
-         "supported for gpt-5.5 in /v1/chat/completions. Please use /v1/responses instead.'; re-read 2026-11-27, "
-         "no newer word either way); on Azure, gpt-5.5: anomalyco/opencode#20287 (2026-05-06, @ai-sdk/azure on Chat "
+         "supported for gpt-5.5 in /v1/chat/completions. Please use /v1/responses instead.'; re-read 2026-11-27; on "
+         "api.openai.com gpt-5.5 has its own rule since the tenth pass, gpt-5.5-tools-effort: leaving the effort out "
+         "is recorded answered 400 there); on Azure, gpt-5.5: anomalyco/opencode#20287 (2026-05-06, @ai-sdk/azure on Chat "
          "Completions): 'Function tools with reasoning_effort are not supported for gpt-5.5 in /v1/chat/completions. "
          "Please use /v1/responses instead.' ... 'Removing `reasoning_effort` from fetch body does solve this problem'; "
          "openclaw/openclaw#90574 (2026-06-12, azure-openai/gpt-5.5, the effort left out): '\"httpStatus\":200' ... "
