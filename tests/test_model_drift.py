@@ -3,7 +3,8 @@
 A rule names a model family; the SDKs name the models that exist. These tests fail when an SDK release adds a model
 no rule knows (where every model is meant to be known), or when the words a rule stands on change. Truth comes
 from the SDK files read as text (no SDK import: the suite's time), never from the rules themselves:
-- anthropic 2.14.0 types/model_param.py (ModelParam's literals);
+- anthropic 2.14.0 types/model_param.py (ModelParam's literals); _constants.py (the API version it sends),
+  types/message_create_params.py and types/tool_choice_param.py (fact anthropic.api_version, tenth audit pass);
 - openai 3.57.0 types/shared/chat_model.py (ChatModel's literals and 'Deprecated values');
 - botocore 1.44.8 bedrock-runtime service-2.json ToolChoice.tool ('Only supported by Anthropic Claude 3 and Amazon
   Nova models.');
@@ -64,6 +65,37 @@ def codes(t) -> set[str]:
 
 
 # ---- Claude: every model the SDK names is known to a family rule -------------------------------------------------
+
+@pytest.mark.skipif(missing("anthropic"), reason="needs anthropic")
+def test_the_sdk_speaks_a_newer_api_version_whose_choice_and_thinking_types_toolchoice_writes() -> None:
+    """Fact anthropic.api_version (tenth audit pass): toolchoice sends anthropic-version 2023-06-01 and the SDK the
+    tests read sends 2026-10-21. That version's request type still has tools, tool_choice and thinking (and no
+    sampling fields, the change it made), and its tool_choice union's members are the four types toolchoice sends
+    for auto, required, none and a named tool. An SDK that moves to another API version fails here until that
+    version's migration guide is read."""
+    from toolchoice.providers import anthropic
+    from toolchoice.providers.core.facts import fact
+
+    stated = fact("anthropic.api_version").statement
+    version = re.search(r'^ANTHROPIC_API_VERSION = "([0-9-]+)"$', _sdk_file("anthropic", "_constants.py"), re.M)
+    assert version is not None and version.group(1) == "2026-10-21" and version.group(1) in stated
+    assert anthropic.API_VERSION == "2023-06-01" and anthropic.API_VERSION in stated
+    params = _sdk_file("anthropic", "types/message_create_params.py")
+    base = params[params.index("class MessageCreateParamsBase("):params.index("class MessageCreateParamsNonStreaming(")]
+    fields = set(re.findall(r"^    (\w+): ", base, re.M))
+    assert {"tools", "tool_choice", "thinking"} <= fields and not fields & {"temperature", "top_p", "top_k"}
+    union = _sdk_file("anthropic", "types/tool_choice_param.py")
+    members = re.findall(r"from \.(tool_choice_\w+_param) import", union)
+    types = {re.search(r'type: Required\[Literal\["(\w+)"\]\]', _sdk_file("anthropic", f"types/{m}.py")).group(1)
+             for m in members}
+    assert types == {"auto", "any", "tool", "none"}
+    sent = set()
+    for choice in ("auto", "required", "none", "{tool: get_time}"):
+        request = render("anthropic", "claude-sonnet-5", choice).request
+        assert request.headers["anthropic-version"] == anthropic.API_VERSION
+        sent.add(request.body["tool_choice"]["type"])
+    assert sent == types
+
 
 @pytest.mark.skipif(missing("anthropic"), reason="needs anthropic")
 def test_the_sdk_lists_the_claude_models_the_audit_read() -> None:
@@ -179,6 +211,33 @@ def test_an_openai_model_no_rule_knows_is_said_unknown_and_sent() -> None:
         t = render("openai", model, "required")
         assert not t.refused and "model_rule.unknown" in codes(t), model
         assert "reasoning_effort" not in t.request.body, model  # nothing added on a guess
+
+
+def _responses_only_models() -> list[str]:
+    """The ids openai's ResponsesModel adds to ChatModel: the SDK offers them for the Responses API only."""
+    chat = set(_openai_models())
+    return [m for m in _literals(_sdk_file("openai", "types/shared/responses_model.py"), "ResponsesModel")
+            if m not in chat]
+
+
+@pytest.mark.skipif(missing("openai"), reason="needs openai")
+@pytest.mark.parametrize("provider", ["openai", "azure"])
+def test_no_chat_completions_rule_takes_a_responses_only_model_by_its_family_name(provider: str) -> None:
+    """gpt-5.6-cyber and gpt-5.5-pro share their family's names, but openai 3.57.0 lists them in ResponsesModel only:
+    no Chat Completions source covers them, so no family rule knows them there (until the tenth audit pass the
+    gpt-5.6 rule added reasoning_effort: none to gpt-5.6-cyber, and the gpt-5.2-5.5 rule refused gpt-5.5-pro's
+    effort with tools). They are said unknown and sent as written; their ChatModel relatives keep their rules."""
+    only = _responses_only_models()
+    assert {"gpt-5.6-cyber", "gpt-5.5-pro", "gpt-5.5-pro-2026-04-23", "gpt-6-cyber"} <= set(only)
+    assert [m for m in only if not model_rules.unknown(provider, m)] == []
+    for model in ("gpt-5.6-cyber", "gpt-5.5-pro"):
+        text = TOOLS + ("tool_choice: required\nproviders:\n  " + provider + ": "
+                        + json.dumps({"model": model, "thinking": {"effort": "low"}}) + "\n")
+        t = translate(provider, load_scenario_text(text, "drift.yaml"))
+        assert not t.refused and "model_rule.unknown" in codes(t), model
+        assert t.request.body.get("reasoning_effort") == "low", model  # as written: nothing refused or changed
+    for model in ("gpt-5.6-sol", "gpt-5.5", "gpt-5.2-pro"):
+        assert not model_rules.unknown(provider, model), model
 
 
 @pytest.mark.skipif(missing("openai"), reason="needs openai")

@@ -344,6 +344,24 @@ def test_gpt_5_6_tools_on_chat_get_reasoning_effort_none():
 
 
 
+def test_gpt_5_5_on_openai_refuses_an_effort_with_tools_and_sends_none_or_absent_as_written():
+    """Audit 2026-11-27, tenth pass (docs/fact-audit.md): gpt-5.5's 400 for an effort with tools is recorded
+    (charmbracelet/crush#2913, Science-Discovery/Aether#1026), but the one recording of leaving the effort out on
+    api.openai.com is the same 400 (jeffdafoe/llm-memory-api#178, 'the constraint trips even when reasoning_effort
+    isn't in the request body') and none records 'none' taken: until the tenth pass both were sent with no word, as
+    the gpt-5.2-5.5 family's 'absent is accepted' (recorded for 5.2 and 5.4) said. Now both are sent as written and
+    said; gpt-5.4 and gpt-5.5 on Azure keep the family's rule."""
+    body, codes = body_for("openai", "{model: gpt-5.5}")
+    assert body is not None and "reasoning_effort" not in body and "model_rule.unstated" in codes
+    body, codes = body_for("openai", "{model: gpt-5.5, thinking: {effort: none}}")
+    assert body is not None and body["reasoning_effort"] == "none" and "model_rule.unstated" in codes
+    body, codes = body_for("openai", "{model: gpt-5.5-2026-04-23, thinking: {effort: low}}")
+    assert body is None and "thinking.effort_for_tools" in codes
+    for provider, model in (("openai", "gpt-5.4"), ("azure", "gpt-5.5")):
+        body, codes = body_for(provider, f"{{model: {model}}}")
+        assert body is not None and "reasoning_effort" not in body and "model_rule.unstated" not in codes, model
+
+
 # genkit-ai/genkit#6303 (2026-09-08, a live run on /v1/chat/completions with one function tool): "400 Function tools
 # with reasoning_effort are not supported for gpt-6-astra in /v1/chat/completions. ..." and "The same error came back
 # at low and xhigh, and reasoning_effort: 'none' was itself rejected"; BerriAI/litellm#39631 (2026-09-03): "a

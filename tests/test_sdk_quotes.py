@@ -70,6 +70,13 @@ QUOTES: tuple[Quote, ...] = (
     Quote("fact:anthropic.tool_fields", "anthropic", "types/tool_param.py",
           ("ToolParam", "allowed_callers", "cache_control", "defer_loading", "eager_input_streaming",
            "input_examples", "strict", "type")),
+    # the Responses-only ids the Chat Completions family rules leave out (tenth audit pass, 2026-11-27); the members they
+    # keep are ChatModel's (test_model_drift.py holds both)
+    Quote("rule:gpt-5.6-tools-effort-none", "openai", "types/shared/responses_model.py", ("'gpt-5.6-cyber'",)),
+    Quote("rule:gpt-5.2-5.5-tools-effort", "openai", "types/shared/responses_model.py",
+          ("'gpt-5.5-pro'", "'gpt-5.5-pro-2026-04-23'")),
+    # the API version the SDK sends (tenth audit pass, 2026-11-27): a newer one fails here until its migration guide is read
+    Quote("fact:anthropic.api_version", "anthropic", "_constants.py", ('ANTHROPIC_API_VERSION = "2026-10-21"',)),
     Quote("fact:anthropic.default_model_eol", "anthropic", "_data/deprecated_models.py",
           ("DEPRECATED_MODELS", "'claude-sonnet-4-5'", "'November 30th, 2026'")),
     Quote("fact:anthropic.default_model_eol", "anthropic", "types/model_param.py", ()),
@@ -376,8 +383,6 @@ QUOTES: tuple[Quote, ...] = (
 UNQUOTED: dict[str, str] = {
     "name_rule:mistral": "quotes Mistral's OpenAPI spec; says only that mistralai 3.7.0's Function.name has no "
                          "docstring (test_sdk_claims.py's NAME_EXCEPTIONS asserts the SDK does not state the rule)",
-    "rule:gpt-5.6-tools-effort-none": "names the models ChatModel lists (test_model_drift.py holds them); its words "
-                                      "are the API's 400s, from issues",
 }
 
 

@@ -168,7 +168,9 @@ RULES: tuple[Rule, ...] = (
     # ---- OpenAI Chat Completions (openai, azure; gpt-5.6's fact for openai only) ----
     # gpt-5.6 on Azure: every source says an effort other than 'none' is the 400 with function tools (refused); on
     # 'none' and on leaving it out they disagree, so those are sent as written and said (audit 2026-11-27, ninth pass)
-    Rule("azure-gpt-5.6-tools-effort", ("azure",), r"gpt-5\.6(?!\d)", {"tools_reasoning_effort": "other-refused"},
+    # gpt-5.6-cyber (a Responses-only id in the SDK's ResponsesModel, not in ChatModel) is no Chat Completions member
+    # of the family: no source covers it there, so it is said unknown (tenth audit pass, 2026-11-27)
+    Rule("azure-gpt-5.6-tools-effort", ("azure",), r"gpt-5\.6(?!\d)(?!-cyber)", {"tools_reasoning_effort": "other-refused"},
          "an effort with function tools on Azure's Chat Completions: anomalyco/opencode#40257 (2026-08-03, opencode "
          "sends reasoningEffort 'medium', 'especially with Azure/OpenAI-compatible gateways'): 'Bad Request: Error code: "
          "400 - Function tools with reasoning_effort are not supported for gpt-5.6-sol in /v1/chat/completions. Please "
@@ -185,7 +187,7 @@ RULES: tuple[Rule, ...] = (
          "combine with function tools.' 'none' and leaving it out: the sources disagree (agentgateway#2894 and "
          "bifrost#7275 against Microsoft's page; on leaving it out agentgateway#2894 against bifrost#7275), both sent "
          "as written and said", verified=_AUDITED),
-    Rule("gpt-5.6-tools-effort-none", ("openai",), r"gpt-5\.6(?!\d)",
+    Rule("gpt-5.6-tools-effort-none", ("openai",), r"gpt-5\.6(?!\d)(?!-cyber)",
          {"tools_reasoning_effort": "none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.6 in /v1/chat/completions. "
          "To use function tools, use /v1/responses or set reasoning_effort to 'none'.' (BerriAI/litellm#34569: "
@@ -194,7 +196,9 @@ RULES: tuple[Rule, ...] = (
          "reasoning_effort are not supported for gpt-5.6-sol in /v1/chat/completions. To use function tools, use "
          "/v1/responses or set reasoning_effort to 'none'.' (github/app#2133; -terra GoogleChromeLabs/webmcp-tools#417, "
          "-luna livekit/agents#7169: 'omitting the parameter also 400s'; re-read 2026-11-27: the same words for "
-         "gpt-5.6-luna in ItzCrazyKns/Vane#1173, no newer word either way)", verified=_AUDITED),
+         "gpt-5.6-luna in ItzCrazyKns/Vane#1173, no newer word either way); not gpt-5.6-cyber, which openai 3.57.0 "
+         "lists in ResponsesModel only ('gpt-5.6-cyber', not a ChatModel member): no source covers it on Chat "
+         "Completions, so it is said unknown and sent as written (tenth audit pass, 2026-11-27)", verified=_AUDITED),
     # GPT-6 (openai 3.57.0 ChatModel): the members the API's words are recorded for on api.openai.com (gpt-6-astra,
     # gpt-6-sol; gpt-6.1-sol and gpt-6-luna since the eighth pass), and gpt-6-astra on Azure (the sources disagree
     # only on 'none'); the others (gpt-6.2-astra, gpt-6.2-sol, gpt-6.1-terra) stay unknown (audit 2026-11-27)
@@ -272,19 +276,41 @@ RULES: tuple[Rule, ...] = (
          "agent loop, `gpt-6-luna`, after the fix | `POST /api/ask` × 3, all HTTP 200, 2 model steps each' (tool "
          "calls made); reasoning_effort left out: what that first call carried is not recorded, so it is sent as "
          "written and said", verified=_AUDITED),
-    Rule("gpt-5.2-5.5-tools-effort", ("openai", "azure"), r"gpt-5\.[2-5](?!\d)",
+    # gpt-5.5 on api.openai.com (tenth audit pass): an effort with tools is the recorded 400 as for the family, but the
+    # one recording of leaving it out there is a 400 too, and none records 'none' taken: both sent as written and said
+    Rule("gpt-5.5-tools-effort", ("openai",), r"gpt-5\.5(?!\d)(?!-pro)", {"tools_reasoning_effort": "other-refused"},
+         "an effort with function tools on /v1/chat/completions: 'Function tools with reasoning_effort are not "
+         "supported for gpt-5.5 in /v1/chat/completions. Please use /v1/responses instead.' (charmbracelet/crush#2913, "
+         "Science-Discovery/Aether#1026, 2026-06-06: 'requests with function tools and `reasoning_effort` are routed to "
+         "`/v1/chat/completions`, causing this error'); reasoning_effort left out, jeffdafoe/llm-memory-api#178 "
+         "(2026-04-29, api.openai.com): 'gpt-5.5 + function tools is rejected on /v1/chat/completions with: `Function "
+         "tools with reasoning_effort are not supported for gpt-5.5 in /v1/chat/completions. Please use /v1/responses "
+         "instead.` Direct probe today confirmed it's unconditional — gpt-5.x has implicit reasoning enabled and the "
+         "constraint trips even when reasoning_effort isn't in the request body.'; the family's 'sent without "
+         "reasoning_effort the default (none) is accepted' rests on gpt-5.2 and gpt-5.4 (livekit/agents#5088: "
+         "'applies to gpt 5.2 and 5.4'), and no recording on api.openai.com shows gpt-5.5 taking tools with "
+         "reasoning_effort left out or 'none' (Azure's gpt-5.5 took it left out: rule gpt-5.2-5.5-tools-effort). "
+         "Another effort is refused; 'none' and left out are sent as written and said (not refused on one recording)",
+         verified=_AUDITED),
+    Rule("gpt-5.2-5.5-tools-effort", ("openai", "azure"), r"gpt-5\.(?:[2-4]|5(?!-pro))(?!\d)",
          {"tools_reasoning_effort": "absent-or-none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. "
          "Please use /v1/responses instead.' (pipecat-ai/pipecat#4043, openai/openai-openapi#541); sent without "
          "reasoning_effort the default (none) is accepted (livekit/agents#5088, #7169); gpt-5.5 answers the same "
          "(charmbracelet/crush#2913, Science-Discovery/Aether#1026: 'Function tools with reasoning_effort are not "
-         "supported for gpt-5.5 in /v1/chat/completions. Please use /v1/responses instead.'; re-read 2026-11-27, "
-         "no newer word either way); on Azure, gpt-5.5: anomalyco/opencode#20287 (2026-05-06, @ai-sdk/azure on Chat "
+         "supported for gpt-5.5 in /v1/chat/completions. Please use /v1/responses instead.'; re-read 2026-11-27; on "
+         "api.openai.com gpt-5.5 has its own rule since the tenth pass, gpt-5.5-tools-effort: leaving the effort out "
+         "is recorded answered 400 there); on Azure, gpt-5.5: anomalyco/opencode#20287 (2026-05-06, @ai-sdk/azure on Chat "
          "Completions): 'Function tools with reasoning_effort are not supported for gpt-5.5 in /v1/chat/completions. "
          "Please use /v1/responses instead.' ... 'Removing `reasoning_effort` from fetch body does solve this problem'; "
          "openclaw/openclaw#90574 (2026-06-12, azure-openai/gpt-5.5, the effort left out): '\"httpStatus\":200' ... "
          "'instead of the Azure 400 caused by sending unsupported `reasoning_effort` with tools' (gpt-5.2 to 5.4 on "
-         "Azure: no Azure recording)", verified=_AUDITED),
+         "Azure: no Azure recording); gpt-5.4-mini answers the same, dotnet/extensions#7407 (2026-03-19, 'API "
+         "Response'): 'Function tools with reasoning_effort are not supported for gpt-5.4-mini in "
+         "/v1/chat/completions. Please use /v1/responses instead.'; not gpt-5.5-pro, which openai 3.57.0 lists in "
+         "ResponsesModel only ('gpt-5.5-pro', 'gpt-5.5-pro-2026-04-23', not ChatModel members): no source covers it "
+         "on Chat Completions, so it is said unknown and sent as written (tenth audit pass, 2026-11-27)",
+         verified=_AUDITED),
     Rule("o-series-no-parallel", ("openai", "azure"),  # seen on Chat Completions (Azure: langchain#29704 too)
          r"^(?:o1|o3-mini|o4-mini)(?:-\d{4}-\d{2}-\d{2})?$",
          {"parallel_tool_calls": False},
