@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from toolchoice.providers import (LoopOptions, RenderOptions, ToolchoiceError, WrongArgument, load_scenario_dict,
-                                  running_mock)
+                                  load_scenario_text, running_mock)
 from toolchoice.providers.core import dialects, jobs, runner, saved_request, trace_scenario
 from toolchoice.cli.exits import in_command_words
 
@@ -177,6 +177,15 @@ def test_the_key_env_note_names_the_python_keyword_and_doing_as_it_says_renders(
     [rendered] = jobs.render(load_scenario_dict(found.data), "openai", RenderOptions(allow_env=("MY_API_KEY",)))
     assert rendered.request is not None and rendered.request.body["metadata"] == {"note": "$MY_API_KEY"}
     assert "env.allowed" in [entry.code for entry in rendered.ledger]
+
+
+def test_a_dict_s_wrong_value_is_said_without_the_hint_about_how_yaml_reads_text() -> None:
+    with pytest.raises(ToolchoiceError) as caught:
+        load_scenario_dict({**DATA, "tools": [{"name": 42, "parameters": {"type": "object"}}]})
+    assert str(caught.value) == "scenario['tools'][0]['name']: a tool's name must be a non-empty string, not int 42"
+    with pytest.raises(ToolchoiceError) as caught:  # a file's text: YAML may have read `no` or 42 for the caller
+        load_scenario_text("tools:\n  - {name: 42, parameters: {type: object}}\n")
+    assert str(caught.value).endswith("not int 42 (quote it if YAML read it as something else)")
 
 
 def _process_state() -> dict[str, Any]:
