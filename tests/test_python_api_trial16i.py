@@ -115,6 +115,20 @@ def test_import_saved_and_import_trace_take_a_str_path_and_read_back_as_scenario
         assert str(caught.value).startswith(words), caught.value
 
 
+def test_import_saved_given_a_sample_is_typed_as_one_saved_scenario() -> None:
+    """A typed caller's ``import_saved(folder, sample=2).data`` needs no isinstance: the overload says a sample
+    given is one ``SavedScenario``; without one, the listing may come back (a folder of several)."""
+    import typing
+
+    if not hasattr(typing, "get_overloads"):  # Python 3.10 keeps no record of overloads
+        pytest.skip("typing.get_overloads is Python 3.11's")
+    hints = [typing.get_type_hints(o, localns=vars(saved_request)) for o in typing.get_overloads(
+        saved_request.import_saved)]
+    assert [(h["sample"], h["return"]) for h in hints] == [
+        (int, saved_request.SavedScenario),
+        (type(None), saved_request.SavedScenario | list[dict[str, Any]])]
+
+
 def test_import_saved_says_its_arguments_and_the_command_line_its_options(saved: Path, tmp_path: Path) -> None:
     one = saved / "wire" / "sample-001.request.json"
     alone = tmp_path / "sample-001.request.json"

@@ -17,7 +17,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 from urllib.parse import urlsplit
 
 from .error_keys import says_no_key
@@ -146,6 +146,15 @@ def read_saved(file: Path, regular_only: bool = False) -> tuple[str, str, Any]:
                               hint=HINT)
     method = document.get("method") if isinstance(document.get("method"), str) else "POST"
     return method.upper(), urlsplit(document["url"]).path or "/", document
+
+
+@overload
+def import_saved(path: str | os.PathLike[str], sample: int, provider: str | None = None) -> SavedScenario: ...
+
+
+@overload
+def import_saved(path: str | os.PathLike[str], sample: None = None, provider: str | None = None
+                 ) -> SavedScenario | list[dict[str, Any]]: ...
 
 
 @says_no_key
