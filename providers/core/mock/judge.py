@@ -78,6 +78,8 @@ class MockRead(NamedTuple):
     # a tool_choice of a shape the API's types leave out (another API's form), as the family's mock_read says
     # it in toolchoice's words (the SDK type named): the 400, in the API's own words where recorded (_in_api_words)
     shape: LedgerEntry | None = None
+    # the request asks for its reasoning redacted (Anthropic's documented test prompt): the answer hands it out so
+    redacted: bool = False
 
 
 class Judged(NamedTuple):
@@ -291,6 +293,10 @@ class Answer(NamedTuple):
     # server's tool, or the function tools the program calls); the family's mock_reply writes its items
     native: dict[str, Any] | None = None
     others: tuple["Answer", ...] = ()  # n > 1: the answers of choices 1.. (MockRead.choices), this one choice 0's
+    # the reasoning state handed out redacted (``signature`` is then the opaque data: Anthropic's redacted_thinking
+    # block), as the script (Step.redacted_thinking) or the request (MockRead.redacted) asks; families that have no
+    # redacted form hand it out as they hand out any
+    redacted: bool = False
 
 
 def signature_for(number: int) -> str:
@@ -352,7 +358,9 @@ def plan_answer(judged: Judged, step: Step | None, number: int, start: int = 0) 
             raw, arguments = raw[:-1] if len(raw) > 1 else "{", None
         made.append(MockCall(f"call_mock_{number}_{start + index + 1}", name, arguments, raw))
     signature = signature_for(number) if read.thinking else None
-    return Answer(tuple(made), text, signature, "toolchoice mock thinking" if read.thinking else None)
+    redacted = read.thinking and (read.redacted or step is not None and step.redacted_thinking)
+    return Answer(tuple(made), text, signature, "toolchoice mock thinking" if read.thinking else None,
+                  redacted=redacted)
 
 
 def _native_answer(native: dict[str, Any], read: MockRead, number: int) -> Answer:
