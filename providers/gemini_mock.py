@@ -157,6 +157,10 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     native = _mock_servers(servers)
     if native and not tools and isinstance(value, dict) and value.get("mode") == "ANY":
         notes = (*notes, _native_unanswered(native))
+    shape = _choice_shape(calling)
+    inside = _calling_unknown(calling, route)
+    if inside is not None:  # the API's words for the field; toolchoice's line naming the SDK type a finding
+        unknown, notes, shape = "\n".join(w for w in (unknown, inside) if w), (*notes, *((shape,) if shape else ())), None
     refusal = unknown or _mock_unsigned(contents, route.get("model") or "")
     if refusal is None and _mock_parts_count(contents) is not None:  # said as the translator says it
         refusal = _mock_parts_count(contents)
@@ -167,7 +171,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     thinking=spec is None or spec.mode != "off", choices=count or 1,
                     refusal=refusal, native_tools=native, native_answers=False,
                     system=blocks_text(body.get("systemInstruction", body.get("system_instruction"))),
-                    shape=_choice_shape(calling))
+                    shape=shape)
 
 
 def _refused(body: dict[str, Any], route: dict[str, Any]) -> frozenset[str]:
@@ -200,6 +204,19 @@ def _unknown_fields(body: dict[str, Any], route: dict[str, Any]) -> tuple[str | 
 _CALLING_KEYS = frozenset({"mode", "allowedFunctionNames", "allowed_function_names", "streamFunctionCallArguments",
                            "stream_function_call_arguments"})
 _MODES = frozenset({"MODE_UNSPECIFIED", "AUTO", "ANY", "NONE", "VALIDATED"})
+
+
+def _calling_unknown(calling: Any, route: dict[str, Any]) -> str | None:
+    """The API's 400 for functionCallingConfig fields FunctionCallingConfig has not (OpenAI's ``type``), one line each
+    in body order, named at the message's place in proto field names (fact gemini.unknown_field_words), where the
+    field list is read (/v1beta, /v1); else None (elsewhere toolchoice's words say it: _choice_shape)."""
+    from .core.choice_shape_words import GEMINI_UNKNOWN_AT
+
+    if not isinstance(calling, dict) or route.get("version") not in _FIELDS_READ:
+        return None
+    names = [str(key) for key in calling if key not in _CALLING_KEYS]
+    return "\n".join(GEMINI_UNKNOWN_AT.replace("{name}", name).replace("{at}", "tool_config.function_calling_config")
+                     for name in names) or None
 
 
 def _choice_shape(calling: Any) -> LedgerEntry | None:
