@@ -1,0 +1,57 @@
+"""Adversarial round on session 15-16's newest surfaces (trial16b): `trace SAVED --scenario-out` fed hostile saves,
+`send -f jsonl` and `run --stream` against hostile servers, the mock and proxy with thinking origins, `extra` and
+`--allow-env`, the output of user text. Each test failed before its fix; the commands run in-process (tests/cli.py)
+where no real process is the check, the servers are real sockets on 127.0.0.1, and the truth is outside the code
+(PyYAML's reader of what was written, the scenario loader reading it back).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from cli import run_cli
+
+# a key of OpenAI's shape (KEY_SHAPES), as a user pastes one into a prompt or a schema; made up
+KEY = "sk-proj-" + "Q7r2T9x4" * 6
+
+
+def _save(path: Path, body: dict[str, Any], url: str = "/v1/chat/completions") -> Path:
+    path.write_text(json.dumps({"method": "POST", "url": url, "headers": {}, "body": body}), encoding="utf-8")
+    return path
+
+
+def _env() -> dict[str, str]:
+    import os
+
+    return {k: v for k, v in os.environ.items() if not k.endswith(("_KEY", "_TOKEN"))}
+
+
+# ---- trace SAVED --scenario-out: a key-shaped value in a recorded text -------------------------------------------
+
+
+@pytest.mark.parametrize("form", ["yaml", "json"])
+def test_a_key_in_a_saved_message_is_written_as_a_text_the_scenario_reads_back(tmp_path: Path, form: str) -> None:
+    # the scenario was redacted as YAML text after it was laid out: `content: [redacted]`, which YAML reads as a list,
+    # so the file --scenario-out wrote was refused by render ("content must be a string, not list"), and an enum
+    # holding a key came back as a list inside the enum: another schema, sent without a word
+    tool = {"type": "function", "function": {"name": "pick", "parameters": {
+        "type": "object", "properties": {"k": {"type": "string", "enum": [KEY, "other"]}}}}}
+    saved = _save(tmp_path / "hand.request.json", {"model": "gpt-4o-mini", "tools": [tool],
+                                                     "messages": [{"role": "user", "content": KEY}]})
+    out = tmp_path / f"scenario.{form}"
+    wrote = run_cli(["trace", str(saved), "-p", "openai", "-f", form, "--scenario-out", str(out)], env=_env())
+    assert wrote.returncode == 0, wrote.stderr
+    text = out.read_text(encoding="utf-8")
+    assert KEY not in text and KEY[-12:] not in text
+    scenario = yaml.safe_load(text)  # JSON is YAML: one reader for both
+    assert scenario["messages"][0]["content"] == "[redacted]"
+    assert scenario["tools"][0]["parameters"]["properties"]["k"]["enum"] == ["[redacted]", "other"]
+    rendered = run_cli(["render", str(out), "-p", "openai", "-f", "json"], env=_env())
+    assert rendered.returncode == 0, rendered.stderr
+    body = json.loads(rendered.stdout)["request"]["body"]
+    assert body["messages"] == [{"role": "user", "content": "[redacted]"}]
