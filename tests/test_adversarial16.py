@@ -55,3 +55,17 @@ def test_a_key_in_a_saved_message_is_written_as_a_text_the_scenario_reads_back(t
     assert rendered.returncode == 0, rendered.stderr
     body = json.loads(rendered.stdout)["request"]["body"]
     assert body["messages"] == [{"role": "user", "content": "[redacted]"}]
+
+
+def test_tools_prints_a_key_in_a_tool_file_as_a_text_yaml_reads_back(tmp_path: Path) -> None:
+    # the same in `tools FILE`, whose YAML is printed to be pasted under a scenario's tools: (docs/tools.md):
+    # `description: [redacted]` read back as a list, and the scenario it was pasted into was refused
+    source = tmp_path / "tools.json"
+    source.write_text(json.dumps([{"type": "function", "function": {"name": "pick", "description": KEY, "parameters": {
+        "type": "object", "properties": {"k": {"type": "string", "enum": [KEY, "other"]}}}}}]), encoding="utf-8")
+    shown = run_cli(["tools", str(source)], env=_env())
+    assert shown.returncode == 0, shown.stderr
+    assert KEY not in shown.stdout and KEY[-12:] not in shown.stdout
+    tool = yaml.safe_load(shown.stdout)["tools"][0]
+    assert tool["description"] == "[redacted]"
+    assert tool["parameters"]["properties"]["k"]["enum"] == ["[redacted]", "other"]
