@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from cli import run_cli
+from cli import refused, run_cli
 
 # a key of OpenAI's shape (KEY_SHAPES), as a user pastes one into a prompt or a schema; made up
 KEY = "sk-proj-" + "Q7r2T9x4" * 6
@@ -69,3 +69,38 @@ def test_tools_prints_a_key_in_a_tool_file_as_a_text_yaml_reads_back(tmp_path: P
     tool = yaml.safe_load(shown.stdout)["tools"][0]
     assert tool["description"] == "[redacted]"
     assert tool["parameters"]["properties"]["k"]["enum"] == ["[redacted]", "other"]
+
+
+# ---- a scenario's reasoning state pasted as the Responses API returns it --------------------------------------------
+
+
+@pytest.mark.parametrize("item", ["{type: reasoning, summary: 5}", "{type: reasoning, content: 5}",
+                                  "{type: reasoning, summary: [a summary]}"])
+def test_a_responses_reasoning_item_of_the_wrong_shape_is_one_line(tmp_path: Path, item: str) -> None:
+    # `summary: 5` was "internal error: TypeError: 'int' object is not iterable", exit 70, on every provider; a list
+    # of strings was dropped without a word (openai-python's ResponseReasoningItem.summary is a list of
+    # Summary {text, type})
+    path = tmp_path / "reasoning.yaml"
+    path.write_text("tools: [{name: f, parameters: {type: object}}]\nmessages:\n  - {role: user, content: hi}\n"
+                    "  - role: assistant\n    tool_calls: [{id: c1, name: f, arguments: {}}]\n"
+                    f"    reasoning: [{item}]\n  - {{role: tool, tool_call_id: c1, content: ok}}\n", encoding="utf-8")
+    line = refused(run_cli(["render", str(path), "-p", "openai-responses"], env=_env()))
+    assert f"{path}:6:17:" in line and "a list of parts {type, text}" in line
+
+
+def test_a_responses_reasoning_item_as_the_sdk_dumps_it_is_sent_as_it_was() -> None:
+    from openai.types.responses import ResponseReasoningItem
+
+    item = ResponseReasoningItem.model_validate({
+        "type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "looked it up"}],
+        "content": [{"type": "reasoning_text", "text": "think"}], "encrypted_content": "gAAA"}).model_dump(
+        exclude_none=True)
+    scenario = {"tools": [{"name": "f", "parameters": {"type": "object"}}],
+                "messages": [{"role": "user", "content": "hi"},
+                             {"role": "assistant", "tool_calls": [{"id": "c1", "name": "f", "arguments": {}}],
+                              "reasoning": [item]},
+                             {"role": "tool", "tool_call_id": "c1", "content": "ok"}]}
+    shown = run_cli(["render", "-", "-p", "openai-responses", "-f", "json"], input=json.dumps(scenario), env=_env())
+    assert shown.returncode == 0, shown.stderr
+    sent = json.loads(shown.stdout)["request"]["body"]["input"][1]
+    assert sent["summary"] == item["summary"] and sent["content"] == item["content"]
