@@ -104,3 +104,27 @@ def test_a_responses_reasoning_item_as_the_sdk_dumps_it_is_sent_as_it_was() -> N
     assert shown.returncode == 0, shown.stderr
     sent = json.loads(shown.stdout)["request"]["body"]["input"][1]
     assert sent["summary"] == item["summary"] and sent["content"] == item["content"]
+
+
+# ---- trace SAVED: a save whose body holds a $NAME ------------------------------------------------------------------
+
+
+def test_a_saved_body_holding_a_name_is_said_not_rendered_not_every_field_lost(tmp_path: Path) -> None:
+    # proxy and mock --save write a key a client put in the body as the $NAME of the header it came in
+    # (`"user_id": "$X_API_KEY"`); trace keeps it in extra, where a $NAME is read only with --allow-env, so the
+    # scenario rendered back made no request — and trace said of every field of the body, model, max_tokens,
+    # messages, tools, that it "is not carried", though the scenario carries each
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 300, "tools": [{"name": "f", "input_schema": {"type": "object"}}],
+            "tool_choice": {"type": "auto"}, "messages": [{"role": "user", "content": "hi"}],
+            "metadata": {"user_id": "$X_API_KEY"}}
+    saved = _save(tmp_path / "sample-001.request.json", body, url="/v1/messages")
+    shown = run_cli(["trace", str(saved), "-p", "anthropic"], env=_env())
+    assert shown.returncode == 0, shown.stderr
+    notes = [line for line in shown.stdout.splitlines() if line.startswith("# ")]
+    assert not [n for n in notes if "saved.not_carried" in n], notes
+    assert [n for n in notes if "saved.not_rendered" in n and "--allow-env X_API_KEY" in n], notes
+    out = tmp_path / "scenario.yaml"
+    out.write_text(shown.stdout, encoding="utf-8")
+    again = run_cli(["render", str(out), "-p", "anthropic", "-f", "json", "--allow-env", "X_API_KEY"], env=_env())
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["request"]["body"] == body
