@@ -128,3 +128,29 @@ def test_a_saved_body_holding_a_name_is_said_not_rendered_not_every_field_lost(t
     again = run_cli(["render", str(out), "-p", "anthropic", "-f", "json", "--allow-env", "X_API_KEY"], env=_env())
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["request"]["body"] == body
+
+
+# ---- output: the bidi marks and the other invisible format characters ---------------------------------------------
+
+# Unicode's PropList.txt Bidi_Control (061C; 200E..200F; 202A..202E; 2066..2069) — the marks were left raw while the
+# overrides and isolates were written out — and the format characters that show as nothing in a terminal (soft
+# hyphen, Mongolian vowel separator)
+INVISIBLE = ["\u061c", "\u200e", "\u200f", "\u00ad", "\u180e"]
+
+
+@pytest.mark.parametrize("char", INVISIBLE, ids=[f"U+{ord(c):04X}" for c in INVISIBLE])
+def test_a_bidi_mark_in_a_tool_name_is_written_out_and_reads_back(tmp_path: Path, char: str) -> None:
+    # a tool file's `get_weather<RLM>` was printed as `get_weather`: in `tools`, `render` and its ledger the two
+    # names looked the same (a tool offered under a name the model never sees as such)
+    source = tmp_path / "tools.json"
+    source.write_text(json.dumps([{"name": f"get_weather{char}", "input_schema": {"type": "object"}}]),
+                      encoding="utf-8")
+    shown = run_cli(["tools", str(source)], env=_env())
+    assert shown.returncode == 0, shown.stderr
+    assert char not in shown.stdout + shown.stderr and f"\\u{ord(char):04x}" in shown.stdout.lower()
+    assert yaml.safe_load(shown.stdout)["tools"][0]["name"] == f"get_weather{char}"  # YAML's own escape
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(f"tools:\n  - from: {source.name}\nmessages: [{{role: user, content: hi}}]\n", encoding="utf-8")
+    for form in ("pretty", "json"):
+        drawn = run_cli(["render", str(scenario), "-p", "openai", "-f", form], env={**_env(), "COLUMNS": "60"})
+        assert char not in drawn.stdout + drawn.stderr
