@@ -59,6 +59,8 @@ def trace(
     if force and scenario_out is None:
         raise ToolchoiceError("--force overwrites the file --scenario-out names; no --scenario-out is given",
                               hint="add --scenario-out FILE, or drop --force")
+    if scenario_out is not None and str(scenario_out) == "-":  # stdout, as `init -` (it wrote a file named -, and
+        scenario_out = None  # suggested `render -`, which reads stdin)
     if scenario_out is not None:
         _writable(scenario_out, force)  # before the reading: a file that is there is said before any work
     redact = output_redactor()  # a key pasted into a recorded message is not printed
@@ -118,7 +120,8 @@ def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Redactor,
     _write_file(scenario_out, text if text.endswith("\n") else text + "\n", force)
     import shlex
 
-    command = " ".join(["toolchoice render", shlex.quote(str(scenario_out)), *([then] if then else [])])
+    shown = str(scenario_out) if not str(scenario_out).startswith("-") else f"./{scenario_out}"  # not an option
+    command = " ".join(["toolchoice render", shlex.quote(shown), *([then] if then else [])])
     write(f"wrote {_line(str(scenario_out))}: try `{_line(command)}`")
 
 

@@ -154,3 +154,23 @@ def test_a_bidi_mark_in_a_tool_name_is_written_out_and_reads_back(tmp_path: Path
     for form in ("pretty", "json"):
         drawn = run_cli(["render", str(scenario), "-p", "openai", "-f", form], env={**_env(), "COLUMNS": "60"})
         assert char not in drawn.stdout + drawn.stderr
+
+
+# ---- trace --scenario-out: the file names that read as something else ---------------------------------------------
+
+SAVED = Path(__file__).parent / "data" / "saved" / "openai-chat-proxy"
+
+
+def test_scenario_out_dash_is_stdout_and_a_dash_name_is_suggested_as_a_path(tmp_path: Path) -> None:
+    # `--scenario-out -` wrote a file named "-" and said "try `toolchoice render - -p openai`", which reads stdin;
+    # a name starting with "-" was suggested as is, which typer reads as an option
+    stdout = run_cli(["trace", str(SAVED), "--sample", "1"], env=_env(), cwd=tmp_path).stdout
+    dash = run_cli(["trace", str(SAVED), "--sample", "1", "--scenario-out", "-"], env=_env(), cwd=tmp_path)
+    assert dash.returncode == 0, dash.stderr
+    assert dash.stdout == stdout and not (tmp_path / "-").exists()
+    named = run_cli(["trace", str(SAVED), "--sample", "1", "--scenario-out", "-s.yaml"], env=_env(), cwd=tmp_path)
+    assert named.returncode == 0, named.stderr
+    suggested = named.stdout.split("`")[1].split()
+    assert suggested[:3] == ["toolchoice", "render", "./-s.yaml"]
+    again = run_cli(suggested[1:], env=_env(), cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
