@@ -174,3 +174,18 @@ def test_scenario_out_dash_is_stdout_and_a_dash_name_is_suggested_as_a_path(tmp_
     assert suggested[:3] == ["toolchoice", "render", "./-s.yaml"]
     again = run_cli(suggested[1:], env=_env(), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
+
+
+# ---- --allow-env and TOOLCHOICE_ALLOW_ENV -----------------------------------------------------------------------
+
+
+def test_a_bad_name_in_the_allow_env_setting_is_named_by_the_setting(tmp_path: Path) -> None:
+    # TOOLCHOICE_ALLOW_ENV='*' (a user hoping to allow every variable) was refused as "--allow-env '*'", an option
+    # the command line did not hold; the line now names the setting it came from
+    path = tmp_path / "s.yaml"
+    path.write_text("messages: [{role: user, content: hi}]\nproviders:\n  openai:\n    headers: {x-h: $MY_TOKEN}\n",
+                    encoding="utf-8")
+    line = refused(run_cli(["render", str(path), "-p", "openai"], env={**_env(), "TOOLCHOICE_ALLOW_ENV": "MY_TOKEN,*"}))
+    assert "TOOLCHOICE_ALLOW_ENV holds '*'" in line and "--allow-env" not in line
+    option = refused(run_cli(["render", str(path), "-p", "openai", "--allow-env", "*"], env=_env()))
+    assert "--allow-env '*'" in option
