@@ -114,7 +114,8 @@ def test_a_saved_body_holding_a_name_is_said_not_rendered_not_every_field_lost(t
     # (`"user_id": "$X_API_KEY"`); trace keeps it in extra, where a $NAME is read only with --allow-env, so the
     # scenario rendered back made no request — and trace said of every field of the body, model, max_tokens,
     # messages, tools, that it "is not carried", though the scenario carries each
-    body = {"model": "claude-sonnet-4-6", "max_tokens": 300, "tools": [{"name": "f", "input_schema": {"type": "object"}}],
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 300,
+            "tools": [{"name": "f", "input_schema": {"type": "object"}}],
             "tool_choice": {"type": "auto"}, "messages": [{"role": "user", "content": "hi"}],
             "metadata": {"user_id": "$X_API_KEY"}}
     saved = _save(tmp_path / "sample-001.request.json", body, url="/v1/messages")
