@@ -118,14 +118,19 @@ def allowed_env(names: Any) -> tuple[str, ...]:
     found: list[str] = []
     if not isinstance(names, (list, tuple)):  # render() called as a function (send --dry-run): the default
         names = None
-    for item in [*(names or []), os.environ.get(ALLOW_ENV_SETTING, "")]:
+    given = [*(("--allow-env", item) for item in names or []),
+             (ALLOW_ENV_SETTING, os.environ.get(ALLOW_ENV_SETTING, ""))]
+    for source, item in given:
         for name in re.split(r"[,\s]+", item.strip()):
             if not name:
                 continue
             if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
                 from toolchoice.providers.core.model import ToolchoiceError
 
-                raise ToolchoiceError(f"--allow-env {name!r}: not an environment variable name",
-                                      hint="give the name without $, e.g. --allow-env MY_TOKEN")
+                # named by where it came from: a TOOLCHOICE_ALLOW_ENV set long ago was said as an option not given
+                said = f"--allow-env {name!r}" if source == "--allow-env" else f"{source} holds {name!r}"
+                raise ToolchoiceError(f"{said}: not an environment variable name",
+                                      hint=f"give the name without $, e.g. {source}{' ' if source[0] == '-' else '='}"
+                                      "MY_TOKEN")
             found.append(name)
     return tuple(dict.fromkeys(found))

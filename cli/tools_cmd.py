@@ -62,6 +62,9 @@ def tools(
     doc = {"tools": [*(_neutral(t) for t in imported.tools),  # then the hosted tools, as a scenario writes them
                      *({"type": t.kind, **t.fields} for t in imported.native)]}
     redactor = output_redactor()  # a key set in the environment, in a tool file's text (it was printed raw)
+    # each string redacted before the YAML is laid out: a key redacted in the text read back as a list
+    # (`description: [redacted]`), a scenario the tools were printed to be pasted into refused
+    doc = redactor.data(doc)
     if format is ToolsFormat.json:
         write(redactor.text(dumps({**doc, "ledger": [e.to_json() for e in imported.notes]})))
         return

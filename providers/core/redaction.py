@@ -411,11 +411,11 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 (but tab, newline)
 
 
 # C0 but tab and newline, DEL, C1; the Unicode line and paragraph separators (a terminal or rich breaks the line
-# there: a table row would split); the bidirectional overrides and isolates (they reorder what is shown); the
-# zero-width space, non-joiner, joiner, word joiner and U+FEFF (they show as nothing: two tool names that differ
-# by one would look the same).
-_SHOWN_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200d\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069"
-                            "\ufeff\ud800-\udfff]")
+# there: a table row would split); the bidirectional overrides, isolates and marks (they reorder what is shown:
+# Unicode's Bidi_Control set); the zero-width space, non-joiner, joiner, word joiner, soft hyphen, Mongolian vowel
+# separator and U+FEFF (they show as nothing: two tool names that differ by one would look the same).
+_SHOWN_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029"
+                            "\u202a-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff]")
 
 
 def visible(text: str) -> str:
