@@ -456,3 +456,21 @@ def test_a_key_in_a_path_no_route_takes_is_not_in_the_line(tmp_path: Path) -> No
     assert not _leaks(json.dumps(records), [SHAPED]) and MARKER in records[0]["path"]
     for path in tmp_path.rglob("*"):
         assert not _leaks(path.read_bytes(), [SHAPED]), path.name
+
+
+def test_a_piece_of_any_of_a_thousand_keys_in_one_body_is_redacted() -> None:
+    """A body holding 1,000 distinct keys: a 20-character piece of the last one, quoted where no look finds it (a
+    reply, a stream's event), is redacted too (the first redaction.SPELLED_FOUND in every spelling, the others as
+    written); the pieces of keys past body_secrets.FOUND_AT_MOST are not searched for (docs/keys.md says so)."""
+    import hashlib
+
+    from toolchoice.providers.core.mock.body_secrets import FOUND_AT_MOST, body_keys
+    from toolchoice.providers.core.redaction import SPELLED_FOUND, Redactor
+
+    keys = ["sk-proj-" + hashlib.sha256(str(i).encode()).hexdigest()[:48] for i in range(1000)]
+    found = body_keys({"messages": [{"role": "user", "content": f"key {key}"} for key in keys]})
+    assert len(found) == 1000 > SPELLED_FOUND and FOUND_AT_MOST >= 1000
+    redactor = Redactor({}, found=found)
+    for key in (keys[0], keys[SPELLED_FOUND], keys[-1]):
+        shown = redactor.text(f"the reply quotes {key[10:30]} here")
+        assert key[10:30] not in shown and MARKER in shown, shown

@@ -31,6 +31,10 @@ from .key_looks import (ENV_REFERENCE, FIELD_PAIRS, FIELD_WORDS, KEY_SHAPES, LIT
                         secret_field)
 
 PIECE = 12  # a run this long of a key's characters is redacted even when the rest is missing
+# The keys a body holds by their look (Redactor's found) searched for in every spelling (JSON- and \\u-escaped,
+# base64); the others (up to body_secrets.FOUND_AT_MOST) as written: every spelling of a key costs ~95 kB of index,
+# its text alone ~9 kB (docs/keys.md "Keys in bodies, prompts and replies").
+SPELLED_FOUND = 256
 _BLOCK = 6  # PIECE >= 2 * _BLOCK - 1: every PIECE-long run contains one whole aligned block
 # a header whose name holds one of these words carries a credential: the providers' own (authorization, x-api-key,
 # api-key, x-goog-api-key, x-amz-security-token) and a gateway's in front of them (x-portkey-api-key, helicone-auth,
@@ -132,16 +136,18 @@ class Redactor:
     client sent in a body, a user pasted into a prompt or a model echoed. Build once, apply often."""
 
     def __init__(self, secrets: Mapping[str, str], patterns: bool = True,
-                 found: Mapping[str, str] | None = None) -> None:
-        """``found``: keys a body held by their look (``pattern_keys``), searched for by value (any spelling, any
-        piece) after ``patterns`` replaced them whole: a text holding thousands of keys costs one pass, not a search
-        for each key's common prefix (sk-proj-) at each of thousands of places."""
+                 found: Mapping[str, str] | None = None, spelled: int | None = None) -> None:
+        """``found``: keys a body held by their look (``pattern_keys``), searched for by value (any piece; every
+        spelling of the first SPELLED_FOUND, the text itself of the others) after ``patterns`` replaced them whole: a
+        text holding thousands of keys costs one pass, not a search for each key's common prefix (sk-proj-) at each
+        of thousands of places. ``spelled``: how many of ``secrets`` are searched in every spelling (all: None)."""
         self.secrets = usable_secrets(secrets)
         self.patterns = patterns
-        self._look, self._plain_look = _search_plan(tuple(self.secrets.items()))
+        items = tuple(self.secrets.items())
+        self._look, self._plain_look = _search_plan(items[:spelled], items[spelled:] if spelled is not None else ())
         self._forms = self._look.forms
         found = {value: name for value, name in (found or {}).items() if value not in self.secrets}
-        self._found = Redactor(found, patterns=False) if found and patterns else None
+        self._found = Redactor(found, patterns=False, spelled=SPELLED_FOUND) if found and patterns else None
 
     def __bool__(self) -> bool:
         return bool(self.secrets) or self.patterns
@@ -391,12 +397,14 @@ class _Look:
 
 
 @functools.lru_cache(maxsize=16)
-def _search_plan(secrets: _Forms) -> tuple[_Look, _Look]:
+def _search_plan(secrets: _Forms, verbatim: _Forms = ()) -> tuple[_Look, _Look]:
     """What a Redactor of ``secrets`` (value, placeholder) searches for, in every text and in a text
-    without ``\\u`` escapes. A command builds one Redactor per thing it shows or saves, every one from the
-    same keys: built once per set of keys (immutable, shared by those Redactors)."""
+    without ``\\u`` escapes; ``verbatim``: keys searched for as written (and with ``/`` JSON-escaped) only. A
+    command builds one Redactor per thing it shows or saves, every one from the same keys: built once per set of
+    keys (immutable, shared by those Redactors)."""
     # (spelling, placeholder), longest first, so a long spelling wins over a shorter one inside it
-    forms = tuple(sorted(((form, name) for value, name in secrets for form in spellings(value)),
+    written = ((form, name) for value, name in verbatim for form in {value, value.replace("/", "\\/")})
+    forms = tuple(sorted([*((form, name) for value, name in secrets for form in spellings(value)), *written],
                          key=lambda pair: len(pair[0]), reverse=True))
     # \u-escaped spellings can only be in a text that holds "\u": most texts skip them (and their needles)
     plain_forms = tuple((form, name) for form, name in forms if not form.startswith("\\u"))
