@@ -76,7 +76,7 @@ def _random_token(tail: str) -> bool:
     """Whether an ``sk-`` key's hyphenated tail reads as random (``"sk-" + secrets.token_urlsafe(n)``, a gateway's or
     LiteLLM's virtual key) rather than words: upper and lower case letters and digits, and at least RANDOM_SWITCHES of
     the neighbouring pairs of them switching between the three (random URL-safe text: ~0.62; a token_urlsafe(32)
-    tail falls short 3 times in 1,000, a token_urlsafe(16) one 5 in 100; Learn-Regressor-2024-V2: 0.19)."""
+    key reads as words 3 times in 1,000, a token_urlsafe(16) one 4 in 100; Learn-Regressor-2024-V2: 0.19)."""
     classes = [_CLASS.get(ch) for ch in tail]
     if not {0, 1, 2} <= set(classes):
         return False
