@@ -415,7 +415,8 @@ def test_a_key_the_upstream_spells_out_in_pieces_is_not_kept_by_the_proxy(tmp_pa
     assert not _leaks(json.dumps(records), [SPELLED])
 
 
-_PARTS = ["sk-", "sk-ant-api03-", "sk-proj-", "T3BlbkFJ", "AIza", "AKIA", "ASIA", "gsk_", "xai-", "hf_", "ghp_", "github_pat_", "EXAMPLE",
+_PARTS = ["sk-", "sk-ant-api03-", "sk-proj-", "T3BlbkFJ", "AIza", "AKIA", "ASIA", "gsk_", "xai-", "hf_", "ghp_",
+          "github_pat_", "EXAMPLE",
           "a", "Z", "0", "9", "_", "-", " ", "\n", "\\", "é", "abcdefghij", "ABCDEFGHIJKLMNOP", "0123456789"]
 
 

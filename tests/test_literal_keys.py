@@ -163,9 +163,9 @@ def test_a_name_that_begins_with_sk_is_sent_and_shown_as_written(name):
     from toolchoice.providers.core.redaction import Redactor, key_shapes
     from toolchoice.providers.core.scenario import load_scenario_text
 
-    scenario = load_scenario_text(HEAD + f"    model: {name}\n    headers: {{X-Model: {name}}}\n"
-                                         f"    extra:\n      tool_name: {name}\n      metadata: {{note: 'use {name}'}}\n",
-                                  "s.yaml")
+    text = (HEAD + f"    model: {name}\n    headers: {{X-Model: {name}}}\n"
+            f"    extra:\n      tool_name: {name}\n      metadata: {{note: 'use {name}'}}\n")
+    scenario = load_scenario_text(text, "s.yaml")
     assert scenario.providers["openai"].model == name and key_shapes(name) == []
     assert Redactor({}).text(f"model {name} here") == f"model {name} here"
 
