@@ -1,7 +1,7 @@
 """What redacting a large saved request costs: one pass (``Redactor.document``) against the two it replaced.
 
     python bench/save_redaction.py             # ~10 MiB bodies, 5 rounds
-    python bench/save_redaction.py --mib 2 --rounds 3
+    python bench/save_redaction.py --mib 2 --rounds 3 --kinds keys
 
 ``toolchoice mock --save`` and ``proxy --save`` write each request as ``sample-NNN.request.json``; it was redacted as
 data, written as JSON text, then redacted again as text (``Redactor.text(dumps(Redactor.data(document)))``). Now
@@ -52,8 +52,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mib", type=float, default=10.0)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--kinds", default="plain,lines,keys", help="which bodies, comma-separated")
     args = parser.parse_args()
-    for kind in ("plain", "lines", "keys"):
+    for kind in args.kinds.split(","):
         document = body(args.mib, kind)
         redactor = Redactor({CLIENT_KEY: "$AUTHORIZATION"}, found=body_keys(document["body"]))
         two = redactor.text(dumps_indented(redactor.data(document)))
