@@ -302,7 +302,11 @@ def _through_litellm(api: Translation, base: Translation, scenario: Scenario, re
                               + (f"; {setting.note}" if setting.note else "")))
     ledger.append(LedgerEntry("info", "dialect.route", f"{route.why}: {LITELLM_CHOICE}; {LITELLM_CALL}; "
                               f"{LITELLM_PARALLEL}"))
-    ledger += view.translation.ledger[len(api.ledger):]
+    hint = "; --drop-params shows what drop_params=True sends instead"
+    ledger += [e._replace(message=e.message.replace(hint, "; LitellmModel passes drop_params=True given as "
+                                                          "ModelSettings(extra_args={'drop_params': True}), and "
+                                                          "--dialect litellm --drop-params shows that request"))
+               if e.code == "dialect.refused" else e for e in view.translation.ledger[len(api.ledger):]]
     translation = view.translation._replace(ledger=ledger)
     rule = LITELLM_ROUTES[api.provider].strict
     if translation.request is not None and rule is not None and rule.does == "kept" and scenario.tools:

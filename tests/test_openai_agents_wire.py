@@ -103,14 +103,15 @@ class Run:
 
 
 def run_agent(client: Client, provider: str, scenario: Any, setting: Any, *, stop: bool = True,
-              reset: bool = True, max_turns: int = 3) -> Run:
+              reset: bool = True, max_turns: int = 3, extra_args: dict[str, Any] | None = None) -> Run:
     """The real Runner with the scenario's tools and ModelSettings(tool_choice=setting, parallel_tool_calls=...)."""
     from agents import Agent, ModelSettings, Runner
 
     mock = client.mock(provider)
     before = len(mock.records)
     agent = Agent(name="weather", tools=_function_tools(scenario), model=_model(client, provider, ROUTES[provider]),
-                  model_settings=ModelSettings(tool_choice=setting, parallel_tool_calls=scenario.parallel_tool_calls),
+                  model_settings=ModelSettings(tool_choice=setting, parallel_tool_calls=scenario.parallel_tool_calls,
+                                               extra_args=extra_args),
                   tool_use_behavior="stop_on_first_tool" if stop else "run_llm_again", reset_tool_choice=reset)
     error: BaseException | None = None
     try:
@@ -253,3 +254,19 @@ def test_the_runner_drops_a_forcing_choice_after_a_tool_call(client: Client, pro
     kept = run_agent(client, provider, scenario, "required", stop=False, reset=False, max_turns=2)
     assert len(kept.bodies) == 2 and kept.bodies[0]["tool_choice"] == kept.bodies[1]["tool_choice"]
     assert type(kept.error).__name__ == "MaxTurnsExceeded"
+
+
+def test_litellm_model_passes_drop_params_given_as_extra_args(client: Client) -> None:
+    """What the dialect's refusal says for a LitellmModel route: ModelSettings(extra_args={'drop_params': True})
+    reaches litellm.acompletion, and the request is --dialect litellm --drop-params's (Cohere v2: no
+    parallel_tool_calls, no tool_choice)."""
+    from toolchoice.providers.litellm_dialect import apply as litellm_apply
+
+    scenario = scenario_for("required", False)
+    (refused,) = [e for e in rendered("cohere", scenario).translation.ledger if e.code == "dialect.refused"]
+    assert "ModelSettings(extra_args={'drop_params': True})" in refused.message
+    sent = run_agent(client, "cohere", scenario, "required", extra_args={"drop_params": True})
+    dropped = litellm_apply(translate("cohere", scenario), scenario, {"drop_params": True}).translation.request.body
+    assert sent.bodies and sent.bodies[0].keys() & {"tool_choice", "parallel_tool_calls"} == set()
+    assert [t["function"]["name"] for t in sent.bodies[0]["tools"]] == [t["function"]["name"] for t in dropped["tools"]]
+    assert dropped.keys() & {"tool_choice", "parallel_tool_calls"} == set()
