@@ -194,14 +194,14 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     why: dict[str, Source] = {"tools": CHAT_TOOLS if route.kind == "chat" else RESPONSES_TOOLS, "tool_choice": source,
                               "parallel_tool_calls": CHAT_PARALLEL if route.kind == "chat" else RESPONSES_PARALLEL}
     if not has_tools:
-        why["tools"] = CHAT_NO_TOOLS if route.kind == "chat" else RESPONSES_NO_TOOLS
+        why["tools"] = why["tool_choice"] = CHAT_NO_TOOLS if route.kind == "chat" else RESPONSES_NO_TOOLS
     _extras(api, body, ledger)
     api_body = api.request.body if api.request is not None else None
     for path in ("tools", "tool_choice", "parallel_tool_calls"):
         ours = get_path(api_body, path) if api_body is not None else ABSENT
         theirs = get_path(body, path)
         if ours != theirs and api_body is not None:
-            ledger.append(_difference(path, ours, theirs, why[path], scenario))
+            ledger.append(_difference(path, ours, theirs, why[path], scenario, api.ledger))
     if base is not api:
         faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))
         answers = "; ".join(e.message for e in api.ledger if e.severity == "error")
@@ -211,7 +211,8 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
                                   f"anyway, with tool_choice {shown(choice)} and "
                                   f"{'no tools' if not has_tools else 'the tools'} ({why['tools']})"
                                   + (f": {answers}" if forcing else "")))
-    _reset_note(ledger, scenario, setting.value)
+    if has_tools:
+        _reset_note(ledger, scenario, setting.value)
     translation = base._replace(requested_tool_choice=api.requested_tool_choice,
                                 effective_tool_choice=None if choice is ABSENT else choice,
                                 request=base.request._replace(body=body), ledger=ledger,
@@ -241,8 +242,13 @@ def _extras(api: Translation, body: dict[str, Any], ledger: list[LedgerEntry]) -
                                   "sends it"))
 
 
-def _difference(path: str, ours: Any, theirs: Any, source: Source, scenario: Scenario) -> LedgerEntry:
-    """One dialect.differs entry: where openai-agents parts from the API request, and its source."""
+def _difference(path: str, ours: Any, theirs: Any, source: Source, scenario: Scenario,
+                api_ledger: list[LedgerEntry]) -> LedgerEntry:
+    """One dialect.differs entry: where openai-agents parts from the API request, and its source (and where
+    toolchoice left the field out for a reason of the API's, that reason)."""
+    if path == "tools" and theirs == [] and ours is ABSENT:
+        return LedgerEntry("info", "dialect.differs", f"tools: openai-agents sends an empty list without tools; the "
+                                                      f"API request leaves the field out ({source})")
     if path == "tools":
         if _names(ours) == _names(theirs):
             strict = [t.name for t in scenario.tools if scenario.tool_is_strict(t)]
@@ -254,11 +260,14 @@ def _difference(path: str, ours: Any, theirs: Any, source: Source, scenario: Sce
         return LedgerEntry("info", "dialect.differs", f"tools: openai-agents sends {_names(theirs) or shown(theirs)}; "
                            f"the API request sends {_names(ours) or shown(ours)} ({source})")
     same = _reading(ours) == _reading(theirs) if ours is not ABSENT and theirs is not ABSENT else False
+    left_out = [e.message for e in api_ledger if e.code == "tool_choice.without_tools"] if (
+        path == "tool_choice" and ours is ABSENT) else []
     return LedgerEntry("info" if same or path == "parallel_tool_calls" else "warning", "dialect.differs",
                        f"{path}: openai-agents sends {shown(theirs)}; the API request sends {shown(ours)} ({source})"
                        + ("; the same choice in the host's other spelling" if same else "")
                        + ("; that is the hosted tool's choice, not the function tool of that name: rename the tool"
-                          if source is RESPONSES_HOSTED else ""))
+                          if source is RESPONSES_HOSTED else "")
+                       + (f"; toolchoice's reason: {left_out[0]}" if left_out else ""))
 
 
 def _reset_note(ledger: list[LedgerEntry], scenario: Scenario, value: Any) -> None:
@@ -319,6 +328,6 @@ def _through_litellm(api: Translation, base: Translation, scenario: Scenario, re
         ledger.append(LedgerEntry("info", "dialect.differs", "tools: LitellmModel gives each tool the Chat converter's "
                                   f"\"strict\": false where the tool is not strict ({CHAT_TOOLS}), and LiteLLM copies "
                                   f"it ({rule.source})"))
-    if translation.request is not None:
+    if translation.request is not None and has_tools:
         _reset_note(ledger, scenario, value)
     return AgentsView(translation, api, model, call, routed)

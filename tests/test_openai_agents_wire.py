@@ -39,11 +39,15 @@ CHOICES: dict[str, tuple[str | None, str | None]] = {
     "any": ("any", "required"), "named": ("get_weather", "get_weather")}
 # provider -> the model class the test builds (the routes of openai_agents_rules.ROUTES)
 ROUTES = {"openai": "chat", "groq": "chat", "mistral": "chat", "openai-responses": "responses",
-          "anthropic": "litellm", "gemini": "litellm", "cohere": "litellm", "ollama": "litellm"}
+          "anthropic": "litellm", "gemini": "litellm", "cohere": "litellm", "ollama": "litellm", "bedrock": "litellm"}
 # LitellmModel's model string (LiteLLM's route, as --dialect litellm names it) and the mock's path it takes
 LITELLM = {"anthropic": ("anthropic/claude-sonnet-4-5", ""), "gemini": ("gemini/gemini-2.5-flash", "/v1beta"),
-           "cohere": ("cohere_chat/command-a-03-2025", "/v2/chat"), "ollama": ("ollama_chat/llama3.1", "")}
-FIELDS = ("tools", "tool_choice", "parallel_tool_calls", "toolConfig", "strict_tools")
+           "cohere": ("cohere_chat/command-a-03-2025", "/v2/chat"), "ollama": ("ollama_chat/llama3.1", ""),
+           "bedrock": ("bedrock/converse/anthropic.claude-3-5-sonnet-20240620-v1:0", "")}
+# LiteLLM signs Bedrock's request for whatever host it is given (the mock checks no signature): the credentials go
+# through ModelSettings.extra_args, which LitellmModel hands to litellm.acompletion
+BEDROCK_ARGS = {"aws_access_key_id": "AKIDAGENTSWIRE", "aws_secret_access_key": "unused", "aws_region_name": "us-east-1"}
+FIELDS = ("tools", "tool_choice", "parallel_tool_calls", "toolConfig", "additionalModelRequestFields", "strict_tools")
 
 
 @pytest.fixture(scope="module")
@@ -109,6 +113,8 @@ def run_agent(client: Client, provider: str, scenario: Any, setting: Any, *, sto
 
     mock = client.mock(provider)
     before = len(mock.records)
+    if provider == "bedrock":
+        extra_args = {**BEDROCK_ARGS, **(extra_args or {})}
     agent = Agent(name="weather", tools=_function_tools(scenario), model=_model(client, provider, ROUTES[provider]),
                   model_settings=ModelSettings(tool_choice=setting, parallel_tool_calls=scenario.parallel_tool_calls,
                                                extra_args=extra_args),
@@ -270,3 +276,10 @@ def test_litellm_model_passes_drop_params_given_as_extra_args(client: Client) ->
     assert sent.bodies and sent.bodies[0].keys() & {"tool_choice", "parallel_tool_calls"} == set()
     assert [t["function"]["name"] for t in sent.bodies[0]["tools"]] == [t["function"]["name"] for t in dropped["tools"]]
     assert dropped.keys() & {"tool_choice", "parallel_tool_calls"} == set()
+
+
+def test_docs_state_the_case_counts() -> None:
+    page = (ROOT / "docs/openai-agents.md").read_text(encoding="utf-8")
+    assert f"**{len(CASES)} of {len(CASES)}** first requests" in page
+    assert f"**{len(NO_TOOLS)} of {len(NO_TOOLS)}** without tools" in page
+    assert all(f"`{p}`" in page for p in ROUTES)
