@@ -21,13 +21,15 @@ import json
 from typing import Any, Mapping, NamedTuple
 
 from .core.model import LedgerEntry, Scenario, ToolChoice, Translation, compact
-from .dialect_fields import ABSENT, Rebuild, api_json, get_path, model_of, rebuilt_base, set_path, shown
+from .dialect_fields import (ABSENT, SENT_ANYWAY, Rebuild, api_json, get_path, model_of, rebuilt_base, set_path,
+                             shown, translated)
 from .openai_agents_rules import (CHAT_MCP, CHAT_MCP_ERROR, CHAT_NAMED, CHAT_NO_TOOLS, CHAT_PARALLEL,
                                   CHAT_PROGRAMMATIC, CHAT_PROGRAMMATIC_ERROR, CHAT_TOOLS, CHAT_WORDS, LITELLM_CALL,
                                   LITELLM_CHOICE, LITELLM_PARALLEL, READ, RESET, RESPONSES_HOSTED,
                                   RESPONSES_HOSTED_WORDS, RESPONSES_MCP, RESPONSES_NAMED, RESPONSES_NO_TOOLS,
                                   RESPONSES_PARALLEL, RESPONSES_TOOLS, RESPONSES_WORDS, ROUTES, SETTINGS_TYPE,
-                                  TOOL_USE_BEHAVIOR, VERSION, Route, Source)
+                                  STRICT_OPEN_ERROR, STRICT_ROOT_ANY_OF_ERROR, STRICT_SCHEMA, TOOL_USE_BEHAVIOR, VERSION,
+                                  Route, Source)
 
 _WORDS = ("auto", "none", "required")
 
@@ -107,15 +109,94 @@ def _wire_choice(kind: str, value: Any) -> tuple[Any, Source, str | None]:
     return {"type": "function", "function": {"name": value}}, CHAT_NAMED, None
 
 
-def _tools(kind: str, scenario: Scenario) -> Any:
-    """The scenario's tools as FunctionTools written by the model class (Responses: an empty list without tools)."""
+class Unported(Exception):
+    """A schema keyword strict_schema.py resolves in ways not ported here ($ref, a one-entry allOf, a type list)."""
+
+
+def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """``ensure_strict_json_schema`` on a plain schema (openai-agents strict_schema.py, STRICT_SCHEMA): every object
+    closed and every property required, oneOf read as anyOf, a None default dropped. Raises ``ValueError`` with the
+    SDK's UserError words where it raises, ``Unported`` where this port stops."""
+    root = json.loads(json.dumps(schema))
+    if isinstance(root.get("anyOf"), list):
+        raise ValueError(STRICT_ROOT_ANY_OF_ERROR)
+    if isinstance(root.get("type"), list):
+        raise Unported("a root type list")
+    return _strict_node(root)
+
+
+def _strict_node(node: Any) -> Any:
+    if not isinstance(node, dict):
+        raise Unported("a schema that is not an object")
+    if "$ref" in node or (isinstance(node.get("allOf"), list) and len(node["allOf"]) == 1):
+        raise Unported("$ref or a one-entry allOf")
+    for key in ("$defs", "definitions"):
+        if isinstance(node.get(key), dict):
+            node[key] = {name: _strict_node(value) for name, value in node[key].items()}
+    kind, properties = node.get("type"), node.get("properties")
+    if kind is None and isinstance(properties, dict):
+        kind = node["type"] = "object"
+    elif kind is None and node.get("additionalProperties", False) is not False:
+        raise ValueError(STRICT_OPEN_ERROR)
+    if kind == "object" or (isinstance(kind, list) and "object" in kind):
+        if node.setdefault("additionalProperties", False) is not False:
+            raise ValueError(STRICT_OPEN_ERROR)
+    if isinstance(properties, dict):
+        node["required"] = list(properties)
+        node["properties"] = {name: _strict_node(value) for name, value in properties.items()}
+    if isinstance(node.get("items"), dict):
+        node["items"] = _strict_node(node["items"])
+    if isinstance(node.get("anyOf"), list):
+        node["anyOf"] = [_strict_node(v) for v in node["anyOf"]]
+    if isinstance(node.get("oneOf"), list):
+        listed = node.get("anyOf") if isinstance(node.get("anyOf"), list) else []
+        node["anyOf"] = listed + [_strict_node(v) for v in node.pop("oneOf")]
+    if isinstance(node.get("allOf"), list):
+        node["allOf"] = [_strict_node(v) for v in node["allOf"]]
+    if "default" in node and node["default"] is None:
+        node.pop("default")
+    return node
+
+
+def _parameters(scenario: Scenario, tool: Any) -> dict[str, Any]:
+    return strict_schema(tool.schema()) if scenario.tool_is_strict(tool) else tool.schema()
+
+
+def _tools(kind: str, scenario: Scenario, ported: bool = True) -> Any:
+    """The scenario's tools as FunctionTools written by the model class (Responses: an empty list without tools);
+    ``ported`` False: a strict tool's schema as written (its strict rewrite is not described)."""
+    if not ported:
+        scenario = scenario._replace(tools=tuple(t._replace(parameters=t.schema()) for t in scenario.tools))
+        strict = {t.name for t in scenario.tools if scenario.tool_is_strict(t)}
+        written = _tools(kind, _without_strict(scenario))
+        for tool in written if isinstance(written, list) else []:
+            inner = tool.get("function", tool)
+            inner["strict"] = inner["name"] in strict
+        return written
     if kind == "responses":
-        return [{"name": t.name, "parameters": t.schema(), "strict": scenario.tool_is_strict(t), "type": "function",
-                 "description": t.description or ""} for t in scenario.tools]
+        return [{"name": t.name, "parameters": _parameters(scenario, t), "strict": scenario.tool_is_strict(t),
+                 "type": "function", "description": t.description or ""} for t in scenario.tools]
     tools = [{"type": "function", "function": {"name": t.name, "description": t.description or "",
-                                               "parameters": t.schema(), "strict": scenario.tool_is_strict(t)}}
-             for t in scenario.tools]
+                                               "parameters": _parameters(scenario, t),
+                                               "strict": scenario.tool_is_strict(t)}} for t in scenario.tools]
     return tools or ABSENT
+
+
+def _without_strict(scenario: Scenario) -> Scenario:
+    return scenario._replace(strict=None, tools=tuple(t._replace(strict=None) for t in scenario.tools))
+
+
+def _base(api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> Translation:
+    """A refused API translation whose only faults the SDK does not carry, rebuilt without them (``rebuilt_base``'s,
+    and a schema the API refuses as strict, which FunctionTool's ensure_strict_json_schema rewrites). Else ``api``."""
+    errors = {e.code for e in api.ledger if e.severity == "error"}
+    if api.request is not None or not errors or not errors <= SENT_ANYWAY | {"schema.strict_invalid"}:
+        return api
+    changed = _without_strict(scenario) if "schema.strict_invalid" in errors else scenario
+    if errors & SENT_ANYWAY:
+        changed = changed._replace(tool_choice=ToolChoice("auto", spelling="auto") if scenario.tools else None)
+    base = translated(rebuild, changed, api.provider)
+    return base if base.request is not None else api
 
 
 def _reading(value: Any) -> Any:
@@ -152,7 +233,7 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     if route is None:
         return keep("dialect.no_route", f"openai-agents has no route described for {api.provider}; the API request "
                                         "is shown")
-    base = rebuilt_base(api, scenario, rebuild)
+    base = rebuilt_base(api, scenario, rebuild) if route.kind == "litellm" else _base(api, scenario, rebuild)
     if base.request is None:
         return keep("dialect.api_refused", "toolchoice refuses the API request, so openai-agents' is not described")
     model = _model_text(route, model_of(base))
@@ -175,18 +256,22 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
                               + (f"; {setting.note}" if setting.note else "")))
     if route.why is not None:
         ledger.append(LedgerEntry("info", "dialect.route", route.why))
-    if any(scenario.tool_is_strict(t) for t in scenario.tools):
-        ledger.append(LedgerEntry("info", "dialect.unchecked", "strict tools: strict_json_schema=True runs each schema "
-                                  "through openai-agents' ensure_strict_json_schema, which is not described here: the "
-                                  "schema is the API request's"))
     choice, source, error = _wire_choice(route.kind, setting.value)
+    try:
+        tools = _tools(route.kind, scenario)
+    except ValueError as refusal:
+        choice, source, error = ABSENT, STRICT_SCHEMA, str(refusal)
+    except Unported as why:
+        tools = _tools(route.kind, scenario, ported=False)
+        ledger.append(LedgerEntry("info", "dialect.unchecked", f"strict tools: strict_json_schema=True runs each "
+                                  f"schema through openai-agents' ensure_strict_json_schema, and {why} is not "
+                                  "described here: the schema is shown as written"))
     if error is not None:
         ledger.append(LedgerEntry("error", "dialect.refused", f"openai-agents raises before sending, nothing is sent: "
                                                               f"{error} ({source})"))
         refused = Translation(api.provider, api.requested_tool_choice, None, None, ledger, ())
         return AgentsView(refused, api, model, call, None)
     has_tools = bool(scenario.tools)
-    tools = _tools(route.kind, scenario)
     body = json.loads(json.dumps(base.request.body))  # a deep copy; JSON data only
     set_path(body, "tools", tools)
     set_path(body, "tool_choice", choice)
@@ -202,15 +287,22 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         theirs = get_path(body, path)
         if ours != theirs and api_body is not None:
             ledger.append(_difference(path, ours, theirs, why[path], scenario, api.ledger))
-    if base is not api:
-        faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))
-        answers = "; ".join(e.message for e in api.ledger if e.severity == "error")
+    errors = {e.code for e in api.ledger if e.severity == "error"} if base is not api else set()
+    if errors & SENT_ANYWAY:
+        faults = ", ".join(sorted(errors & SENT_ANYWAY))
+        answers = "; ".join(e.message for e in api.ledger if e.severity == "error" and e.code in SENT_ANYWAY)
         forcing = choice is not ABSENT and _reading(choice) not in ("auto", "none")
         ledger.append(LedgerEntry("warning" if forcing else "info", "dialect.differs",
                                   f"toolchoice refuses the API request ({faults}); openai-agents sends its request "
                                   f"anyway, with tool_choice {shown(choice)} and "
                                   f"{'no tools' if not has_tools else 'the tools'} ({why['tools']})"
                                   + (f": {answers}" if forcing else "")))
+    if "schema.strict_invalid" in errors:
+        ledger.append(LedgerEntry("warning", "dialect.differs", "toolchoice refuses the API request "
+                                  "(schema.strict_invalid): a strict tool's schema breaks the API's strict rules; "
+                                  "openai-agents rewrites it before sending (every object closed, every property "
+                                  "required: an optional property becomes required, not nullable) and sends that "
+                                  f"({STRICT_SCHEMA})"))
     if has_tools:
         _reset_note(ledger, scenario, setting.value)
     translation = base._replace(requested_tool_choice=api.requested_tool_choice,

@@ -84,6 +84,17 @@ RESPONSES_NO_TOOLS = Source(_RESPONSES_FILE, 981, "tools_param = converted_tools
 RESPONSES_HOSTED_WORDS = frozenset({"programmatic_tool_calling", "file_search", "web_search", "web_search_preview",
                                     "computer_use_preview", "image_generation", "code_interpreter", "mcp"})
 
+# FunctionTool(strict_json_schema=True) runs params_json_schema through ensure_strict_json_schema when it is made
+STRICT_SCHEMA = Source("tool.py", 635, "if self.strict_json_schema: self.params_json_schema = ensure_strict_json_schema("
+                                       "...) (strict_schema.py: every object schema gets additionalProperties: false "
+                                       "and required = list(properties.keys()); oneOf becomes anyOf; None defaults "
+                                       "are dropped)")
+STRICT_OPEN_ERROR = ("UserError: additionalProperties should not be set for object types. This could be because "
+                     "you're using an older version of Pydantic, or because you configured additional properties to "
+                     "be allowed. If you really need this, update the function or output tool to not use a strict "
+                     "schema.")
+STRICT_ROOT_ANY_OF_ERROR = "UserError: The root of a strict JSON schema must not use `anyOf`."
+
 # ---- the Runner between requests ----------------------------------------------------------------------------------
 
 RESET = Source("run_internal/tool_execution.py", 568, "if agent.reset_tool_choice is True and tool_use_tracker."

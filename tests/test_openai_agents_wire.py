@@ -283,3 +283,41 @@ def test_docs_state_the_case_counts() -> None:
     assert f"**{len(CASES)} of {len(CASES)}** first requests" in page
     assert f"**{len(NO_TOOLS)} of {len(NO_TOOLS)}** without tools" in page
     assert all(f"`{p}`" in page for p in ROUTES)
+
+
+# ---- strict tools: FunctionTool(strict_json_schema=True) rewrites the schema before anything is sent ------------
+
+STRICT_SETS = {"weather": ROOT / "configs/weather.yaml", "nested": ROOT / "tests/dialect/nested.yaml",
+               "strict": ROOT / "tests/dialect/strict.yaml"}
+
+
+@pytest.mark.parametrize("provider", ["openai", "openai-responses"])
+@pytest.mark.parametrize("tool_set", list(STRICT_SETS))
+def test_a_strict_tool_is_what_the_runner_sends(client: Client, provider: str, tool_set: str) -> None:
+    """Every tool strict (weather: an optional property and no additionalProperties, which toolchoice refuses as
+    strict; nested: an array of objects and an anyOf) or one strict tool beside one that is not (strict.yaml): the
+    SDK's ensure_strict_json_schema closes every object and requires every property, and the dialect's port of it
+    writes the same tools."""
+    scenario = load_scenario(STRICT_SETS[tool_set])
+    scenario = scenario._replace(tool_choice=None, parallel_tool_calls=None,
+                                 strict=True if tool_set != "strict" else None)
+    view = rendered(provider, scenario)
+    assert not [e for e in view.translation.ledger if e.code in ("dialect.unchecked", "dialect.refused")]
+    hold(view, run_agent(client, provider, scenario, None))
+    if tool_set == "weather":
+        assert view.api.request is None  # schema.strict_invalid: the API's rules; the SDK rewrites the schema
+        assert any("(schema.strict_invalid)" in e.message for e in view.translation.ledger if e.severity == "warning")
+
+
+def test_an_open_object_in_a_strict_tool_is_refused_in_the_sdks_words(client: Client) -> None:
+    """additionalProperties: true under strict_json_schema=True: FunctionTool raises when it is made."""
+    from agents.exceptions import UserError
+
+    scenario = load_scenario(STRICT_SETS["strict"])
+    tool = scenario.tools[0]
+    opened = tool._replace(parameters={**tool.parameters, "additionalProperties": True})
+    scenario = scenario._replace(tools=(opened, *scenario.tools[1:]))
+    (refused,) = [e for e in rendered("openai", scenario).translation.ledger if e.code == "dialect.refused"]
+    with pytest.raises(UserError) as raised:
+        _function_tools(scenario)
+    assert f"UserError: {raised.value}" in refused.message
