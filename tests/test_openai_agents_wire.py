@@ -129,6 +129,8 @@ def run_agent(client: Client, provider: str, scenario: Any, setting: Any, *, sto
     settled = before
     while time.monotonic() < deadline:  # a line follows the answer's last byte
         if len(mock.records) > settled:
+            if stop:  # stop_on_first_tool: the run made one request
+                break
             settled, deadline = len(mock.records), time.monotonic() + 0.05
         time.sleep(0.005)
     return Run([client._saved_request(provider, line["n"])["body"] for line in mock.records[before:]], error)
