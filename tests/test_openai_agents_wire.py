@@ -16,6 +16,7 @@ import functools
 import time
 from pathlib import Path
 from typing import Any, Iterator
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -38,7 +39,7 @@ CHOICES: dict[str, tuple[str | None, str | None]] = {
     "unset": (None, None), "auto": ("auto", "auto"), "none": ("none", "none"), "required": ("required", "required"),
     "any": ("any", "required"), "named": ("get_weather", "get_weather")}
 # provider -> the model class the test builds (the routes of openai_agents_rules.ROUTES)
-ROUTES = {"openai": "chat", "groq": "chat", "mistral": "chat", "openai-responses": "responses",
+ROUTES = {"openai": "chat", "groq": "chat", "mistral": "chat", "azure": "chat", "openai-responses": "responses",
           "anthropic": "litellm", "gemini": "litellm", "cohere": "litellm", "ollama": "litellm", "bedrock": "litellm"}
 # LitellmModel's model string (LiteLLM's route, as --dialect litellm names it) and the mock's path it takes
 LITELLM = {"anthropic": ("anthropic/claude-sonnet-4-5", ""), "gemini": ("gemini/gemini-2.5-flash", "/v1beta"),
@@ -87,14 +88,18 @@ def _function_tools(scenario: Any) -> list[Any]:
 def _model(client: Client, provider: str, kind: str) -> Any:
     from agents import OpenAIChatCompletionsModel, OpenAIResponsesModel
     from agents.extensions.models.litellm_model import LitellmModel
-    from openai import AsyncOpenAI
+    from openai import AsyncAzureOpenAI, AsyncOpenAI
 
     mock = client.mock(provider)
     if kind == "litellm":
         model, path = LITELLM[provider]
         return LitellmModel(model=model, base_url=mock.base_url + path, api_key=KEY)
-    openai = AsyncOpenAI(base_url=mock.base_url, api_key=KEY, max_retries=0)
     model = _scenario().settings_for(provider).model
+    openai = AsyncOpenAI(base_url=mock.base_url, api_key=KEY, max_retries=0)
+    if provider == "azure":  # the deployment is the model; the api-version toolchoice's URL has
+        model = _scenario().settings_for(provider).deployment
+        openai = AsyncAzureOpenAI(azure_endpoint="http://" + urlsplit(mock.base_url).netloc, api_key=KEY,
+                                  api_version="2024-10-21", max_retries=0)
     cls = OpenAIResponsesModel if kind == "responses" else OpenAIChatCompletionsModel
     return cls(model=model, openai_client=openai)
 
