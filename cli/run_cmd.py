@@ -541,7 +541,7 @@ def _dry_run(scenario: Any, providers: list[str], options: Any, format: RunForma
         if format is RunFormat.pretty:
             print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})
         else:
-            write(translations_json(translations))
+            write_json(translations_json(translations))
         from .output import terminal_width
         from .word_breaks import text_lines
 

@@ -11,7 +11,7 @@ import typer
 from toolchoice.providers.core.model import ToolchoiceError
 
 from .exits import handled
-from .output import dumps, output_redactor, write
+from .output import dumps, output_redactor, write, write_json
 
 
 class ToolsFormat(str, Enum):
@@ -66,7 +66,7 @@ def tools(
     # (`description: [redacted]`), a scenario the tools were printed to be pasted into refused
     doc = redactor.data(doc)
     if format is ToolsFormat.json:
-        write(redactor.text(dumps({**doc, "ledger": [e.to_json() for e in imported.notes]})))
+        write_json(redactor.text(dumps({**doc, "ledger": [e.to_json() for e in imported.notes]})))
         return
     from .output import yaml_text
 

@@ -20,7 +20,7 @@ import typer
 from toolchoice.providers.core.model import ToolchoiceError
 
 from .exits import handled
-from .output import dumps, write, yaml_list, yaml_text
+from .output import dumps, write, write_json, yaml_list, yaml_text
 
 if TYPE_CHECKING:
     from toolchoice.providers.core.redaction import Redactor
@@ -95,7 +95,7 @@ def _listing(source_key: str, file: Path, kind: str, items: list[Any], option: s
         raise ToolchoiceError(f"{file} holds {len(items)} {kind}: --scenario-out writes one scenario",
                               hint=f"pick one with {option}; `toolchoice trace {file}` lists them")
     if format is TraceFormat.json:
-        write(redact.text(dumps({source_key: str(file), kind: redact.data(items)})))
+        write_json(redact.text(dumps({source_key: str(file), kind: redact.data(items)})))
         return
     write(redact.text(f"# {_line(str(file))} holds {len(items)} {kind}: pick one with {option}\n"
                       + yaml_list(kind, redact.data(items))))
