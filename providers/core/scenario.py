@@ -51,6 +51,9 @@ def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
         return _built(reader, root)
 
 
+_JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
+
+
 def _kind(value: Any) -> str:
     return "None" if value is None else type(value).__name__
 
@@ -58,7 +61,8 @@ def _kind(value: Any) -> str:
 def _built(r: _Reader, root: yaml.Node | None) -> Scenario:
     if root is None or (isinstance(root, yaml.ScalarNode) and root.value.strip() == ""):
         raise ToolchoiceError("the scenario is empty", path=r.path, line=1,
-                              hint="start with tools:, tool_choice: and messages: (see configs/weather.yaml)")
+                              hint="write tools:, tool_choice: and messages:, or let `toolchoice init FILE` write a commented "
+                                   "starter")
     return _build(r, root)
 
 
@@ -199,7 +203,9 @@ def _tool(r: _Reader, node: yaml.Node) -> Tool:
         if not isinstance(parameters, dict):
             raise r.loc(pnode).fail(f"parameters of tool '{name}' must be a JSON Schema object (a mapping)", None)
         if "type" in parameters and parameters["type"] != "object":
+            typo = did_you_mean(parameters["type"], ("object",)) if isinstance(parameters["type"], str) else None
             raise r.loc(pnode).fail(f"parameters of tool '{name}' must describe an object, not type {parameters['type']!r}",
+                                    typo if typo and parameters["type"] not in _JSON_TYPES else
                                     "wrap the value in an object property")
     strict = r.boolean(fields["strict"], f"strict of tool '{name}'") if "strict" in fields else None
     return Tool(name=name, description=description, parameters=parameters, strict=strict,
