@@ -1,0 +1,31 @@
+"""A new user's trial, sixteenth round (trial16c): each behaviour a new user met and the fix holds, in-process."""
+
+from __future__ import annotations
+
+from toolchoice.providers import load_scenario_text
+from toolchoice.providers.core import loop
+
+FORCED_LOOP = """
+tools:
+  - {name: search, parameters: {type: object, properties: {query: {type: string}}, required: [query]}}
+tool_choice: required
+messages: [{role: user, content: Find the capital of France}]
+loop: {max_steps: 5, results: {search: Paris}}
+"""
+
+
+def test_dry_run_s_later_steps_say_a_forced_loop_ends_only_at_max_steps():
+    """`run --dry-run` of a loop forcing every call and no loop.steps said "step 2:" (as if step 3 differed) and
+    "the loop ends when the model answers without a tool call", which the forced choice rules out (its own ledger
+    warned loop.cannot_end)."""
+    lines = loop.later_steps(load_scenario_text(FORCED_LOOP))
+    assert lines[0].startswith('step 2 (and every later step): tool_choice "required"'), lines
+    assert lines[-1].startswith("the loop ends only at max_steps 5 or when a step fails: from step 1 on every step "
+                                "forces a call"), lines
+    assert "loop.cannot_end" in lines[-1]
+    # a loop that can end says so as before; two steps at most: no "every later step"
+    can_end = load_scenario_text(FORCED_LOOP.replace("tool_choice: required", "tool_choice: auto"))
+    assert loop.later_steps(can_end)[-1] == ("the loop ends when the model answers without a tool call, at max_steps 5, "
+                                             "or when a step fails")
+    two = load_scenario_text(FORCED_LOOP.replace("max_steps: 5", "max_steps: 2"))
+    assert loop.later_steps(two)[0].startswith('step 2: tool_choice "required"')
