@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from toolchoice.providers import load_scenario_text
 from toolchoice.providers.core import loop
+
+from cli import run_cli
+from test_doc_commands import BOX, environment
+from test_readme import ROOT
 
 FORCED_LOOP = """
 tools:
@@ -29,3 +35,18 @@ def test_dry_run_s_later_steps_say_a_forced_loop_ends_only_at_max_steps():
                                              "or when a step fails")
     two = load_scenario_text(FORCED_LOOP.replace("max_steps: 5", "max_steps: 2"))
     assert loop.later_steps(two)[0].startswith('step 2: tool_choice "required"')
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_five_providers_compared_keep_anthropic_s_wire_key_whole(columns):
+    """`compare configs/planner-trap.yaml -p openai,anthropic,gemini,ollama,bedrock` at 80 columns cut the wire form
+    to `"disable_parallel_tool_use…` to keep a tools column that said `1 sent` on every row (at 60: the strict
+    column, `–` on every row); the wire's key is whole and the column given up is named under the table."""
+    done = run_cli(["compare", "configs/planner-trap.yaml", "-p", "openai,anthropic,gemini,ollama,bedrock"],
+                   env=environment(COLUMNS=str(columns)), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    table = [line for line in done.stdout.splitlines() if line[:1] in BOX]
+    assert max(len(line) for line in table) <= columns
+    assert not any("…" in line for line in table), done.stdout
+    assert any('"disable_parallel_tool_use":true}*' in line for line in table), done.stdout
+    assert f"left out at {columns} columns: endpoint, tools" in done.stdout
