@@ -50,3 +50,19 @@ def test_five_providers_compared_keep_anthropic_s_wire_key_whole(columns):
     assert not any("…" in line for line in table), done.stdout
     assert any('"disable_parallel_tool_use":true}*' in line for line in table), done.stdout
     assert f"left out at {columns} columns: endpoint, tools" in done.stdout
+
+
+def test_a_command_without_p_says_what_to_give():
+    """`send FILE` without -p said only "Missing option '--provider' / '-p'."; `run FILE --replay DIR` without -p
+    did too, though DIR names the provider its run was saved on."""
+    done = run_cli(["send", "configs/weather.yaml"], env=environment(), cwd=ROOT)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("toolchoice: error: Missing option '--provider' / '-p'. (name a provider: -p openai; "
+                           "`toolchoice providers` lists the ids; see toolchoice send --help)\n")
+    saved = "tests/data/loops/planner-loop-gemma-270m"
+    for replay in (["--replay", saved], [f"--replay={saved}"]):
+        done = run_cli(["run", "configs/planner-loop.yaml", *replay], env=environment(), cwd=ROOT)
+        assert done.returncode == 2
+        assert f"(name a provider: {saved} holds a run saved on openai (-p openai replays it as recorded;" in done.stderr
+    done = run_cli(["run", "configs/planner-loop.yaml"], env=environment(), cwd=ROOT)
+    assert "(name a provider: -p openai, or several: -p openai,anthropic;" in done.stderr
