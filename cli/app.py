@@ -114,6 +114,11 @@ def run(argv: list[str]) -> int:
         missing = getattr(getattr(exc, "param", None), "name", None)
         if missing == "provider" and type(exc).__name__ == "MissingParameter":  # what to give, before the help
             where = f"{_provider_hint(first, argv)}; {where}"
+        if first == "tools" and "--mcp" in argv[:-1] and " " not in argv[argv.index("--mcp") + 1]:
+            # `--mcp npx -y server`: the command line not quoted, its words taken for options and arguments
+            from .tools_cmd import mcp_quoted
+
+            where = f"{mcp_quoted(argv[argv.index('--mcp') + 1:])}; {where}"
         elsewhere = _commands_taking(getattr(exc, "option_name", None), first)
         if elsewhere:  # `send --dialect`: an option of other commands, which the line names
             where = f"{getattr(exc, 'option_name')} is an option of {', '.join(elsewhere)}; {where}"

@@ -66,3 +66,20 @@ def test_a_command_without_p_says_what_to_give():
         assert f"(name a provider: {saved} holds a run saved on openai (-p openai replays it as recorded;" in done.stderr
     done = run_cli(["run", "configs/planner-loop.yaml"], env=environment(), cwd=ROOT)
     assert "(name a provider: -p openai, or several: -p openai,anthropic;" in done.stderr
+
+
+@pytest.mark.parametrize("words, said", [
+    (["python3", "server.py"], "give one source, not FILE and --mcp"),
+    (["python3", "server.py", "stdio"], "Got unexpected extra argument(s) (stdio)"),
+    (["npx", "-y", "@modelcontextprotocol/server-everything"], "No such option: -y")])
+def test_tools_mcp_with_its_command_line_unquoted_says_to_quote_it(words, said):
+    """`tools --mcp python3 server.py` said "give one source, not FILE and --mcp"; with one more word, "Got
+    unexpected extra argument(s)"; `--mcp npx -y PKG` "No such option: -y": none said --mcp takes one argument."""
+    done = run_cli(["tools", "--mcp", *words], env=environment(), cwd=ROOT)
+    assert done.returncode == 2 and done.stdout == ""
+    quoted = "'" + " ".join(words) + "'"
+    assert done.stderr == (f"toolchoice: error: {said} (--mcp takes the server's whole command line as one argument: "
+                           f"--mcp {quoted}; see toolchoice tools --help)\n")
+    # quoted, an unknown option after it is only that
+    done = run_cli(["tools", "--mcp", " ".join(words), "--bogus"], env=environment(), cwd=ROOT)
+    assert done.stderr == "toolchoice: error: No such option: --bogus (see toolchoice tools --help)\n"
