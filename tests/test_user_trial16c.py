@@ -83,3 +83,26 @@ def test_tools_mcp_with_its_command_line_unquoted_says_to_quote_it(words, said):
     # quoted, an unknown option after it is only that
     done = run_cli(["tools", "--mcp", " ".join(words), "--bogus"], env=environment(), cwd=ROOT)
     assert done.stderr == "toolchoice: error: No such option: --bogus (see toolchoice tools --help)\n"
+
+
+def test_a_local_server_not_started_is_said_with_what_to_do(tmp_path):
+    """`send -p ollama` with no Ollama running ended "connection failed: All connection attempts failed (POST
+    http://localhost:11434/api/chat) (after 3 attempts)": nothing said a server was missing, nor how to give one."""
+    import json
+    import socket
+
+    with socket.socket() as refusing:  # bound, never listening: connections are refused
+        refusing.bind(("127.0.0.1", 0))
+        port = refusing.getsockname()[1]
+        (tmp_path / "s.yaml").write_text(
+            "tools: [{name: get_weather, parameters: {type: object, properties: {city: {type: string}}}}]\n"
+            f"messages: [{{role: user, content: hi}}]\nproviders: {{vllm: {{base_url: 'http://127.0.0.1:{port}/v1'}}}}\n",
+            encoding="utf-8")
+        done = run_cli(["send", "s.yaml", "-p", "vllm", "--retries", "0", "-f", "json"], env=environment(),
+                       cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    error = json.loads(done.stdout)["error"]
+    assert error == (f"vllm: transport_error: connection failed: All connection attempts failed (POST "
+                     f"http://127.0.0.1:{port}/v1/chat/completions): nothing listens at 127.0.0.1:{port} on this "
+                     "machine; start your server (or toolchoice mock) there, or give its address with --base-url / "
+                     "providers.<id>.base_url (after 1 attempt)")
