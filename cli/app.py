@@ -59,7 +59,11 @@ def build(names: list[str] | None = None) -> typer.Typer:
     for name, (module_name, function) in COMMANDS.items():
         if names is None or name in names:
             module = importlib.import_module(f".{module_name}", __package__)
-            app.command(name)(getattr(module, function))
+            command = getattr(module, function)
+            # the list of commands keeps a docstring's line breaks (typer's rich mode): its first paragraph, one
+            # line, folded to the terminal (`providers`' "one provider in" over "full")
+            first = (command.__doc__ or "").split("\n\n")[0]
+            app.command(name, short_help=" ".join(first.split()) or None)(command)
     return app
 
 

@@ -106,3 +106,14 @@ def test_a_local_server_not_started_is_said_with_what_to_do(tmp_path):
                      f"http://127.0.0.1:{port}/v1/chat/completions): nothing listens at 127.0.0.1:{port} on this "
                      "machine; start your server (or toolchoice mock) there, or give its address with --base-url / "
                      "providers.<id>.base_url (after 1 attempt)")
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_the_command_list_folds_each_command_s_help_as_one_paragraph(columns):
+    """`toolchoice --help` kept the line breaks of two docstrings: providers' "one provider in" over "full;", trace's
+    "results)," over "or the one that sends", each a half-empty line."""
+    done = run_cli(["--help"], env=environment(COLUMNS=str(columns)), cwd=ROOT)
+    assert done.returncode == 0
+    assert "one provider in full;" in done.stdout, done.stdout
+    assert any(line.rstrip(" │").endswith(("results), or the one that sends a", "results), or the one that sends"))
+               for line in done.stdout.splitlines()), done.stdout
