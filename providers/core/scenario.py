@@ -66,7 +66,22 @@ def _built(r: _Reader, root: yaml.Node | None) -> Scenario:
     return _build(r, root)
 
 
+# Keys a tool file has at its top and a scenario has not (Gemini's declarations, one tool of OpenAI's, Anthropic's or
+# an MCP listing's shape): such a file given as the scenario is told how tools are read from it
+_TOOL_FILE_KEYS = ("functionDeclarations", "function_declarations", "function", "parameters", "input_schema",
+                   "inputSchema")
+_TOOL_FILE_HINT = ("a tool file? `toolchoice tools FILE` prints its tools as a scenario's tools:, and a scenario reads "
+                   "them with tools: [{from: FILE}]")
+
+
 def _build(r: _Reader, root: yaml.Node) -> Scenario:
+    r.plain(root)  # a tag first (!!python/object at the top): refused as every tag is
+    if isinstance(root, yaml.SequenceNode):  # a list of tools (OpenAI's, Anthropic's) given as the scenario
+        raise r.loc(root).fail("the scenario must be a mapping (key: value), not a list", _TOOL_FILE_HINT)
+    if isinstance(root, yaml.MappingNode) and not {k.value for k, _ in root.value} & {"tools", "messages"}:
+        key = next((k for k, _ in root.value if k.value in _TOOL_FILE_KEYS), None)
+        if key is not None:
+            raise r.loc(key).fail(f"unknown key '{key.value}' in the scenario", _TOOL_FILE_HINT)
     top = r.mapping(root, "the scenario", TOP_KEYS)
     tools, written_empty, notes, native = _tools(r, top.get("tools"))
     names = tuple(t.name for t in tools)
