@@ -117,3 +117,40 @@ def test_the_command_list_folds_each_command_s_help_as_one_paragraph(columns):
     assert "one provider in full;" in done.stdout, done.stdout
     assert any(line.rstrip(" │").endswith(("results), or the one that sends a", "results), or the one that sends"))
                for line in done.stdout.splitlines()), done.stdout
+
+
+PARALLEL_OFF = """
+tools:
+  - {name: get_weather, parameters: {type: object, properties: {city: {type: string}}, required: [city]}}
+  - {name: get_time, parameters: {type: object, properties: {city: {type: string}}, required: [city]}}
+tool_choice: get_weather
+parallel_tool_calls: false
+messages: [{role: user, content: "Weather in Paris?"}]
+"""
+
+
+def test_a_wrapper_refusing_only_the_scenario_s_parallel_tool_calls_says_so(tmp_path):
+    """`toolchoice init`'s scenario sets parallel_tool_calls: false; with --dialect langchain --tool-choice any,
+    ChatGoogleGenerativeAI and ChatOllama were REFUSED with pydantic's and the client's words only, and a new user
+    whose bind_tools(tools, tool_choice='any') passes no parallel_tool_calls read that their call fails."""
+    import json
+
+    (tmp_path / "s.yaml").write_text(PARALLEL_OFF, encoding="utf-8")
+    for provider in ("gemini", "ollama"):
+        done = run_cli(["render", "s.yaml", "-p", provider, "--dialect", "langchain", "--tool-choice", "any", "-f", "json"],
+                       env=environment(), cwd=tmp_path)
+        assert done.returncode == 3, done.stderr
+        [refused] = [e["message"] for e in json.loads(done.stdout)["ledger"] if e["code"] == "dialect.refused"]
+        assert "nothing is sent (the scenario's parallel_tool_calls is passed as bind_tools(..., parallel_tool_calls=" \
+               "False): where your call does not pass it, leave it out of the scenario and the request is sent): " in refused
+        # and so it is
+        (tmp_path / "s.yaml").write_text(PARALLEL_OFF.replace("parallel_tool_calls: false\n", ""), encoding="utf-8")
+        done = run_cli(["render", "s.yaml", "-p", provider, "--dialect", "langchain", "--tool-choice", "any", "-f", "json"],
+                       env=environment(), cwd=tmp_path)
+        assert done.returncode == 0 and "dialect.refused" not in done.stdout, done.stdout
+        (tmp_path / "s.yaml").write_text(PARALLEL_OFF, encoding="utf-8")
+    # a refusal the choice causes (ChatHuggingFace wants one tool for any tool_choice) names no parallel way out
+    done = run_cli(["render", "s.yaml", "-p", "huggingface", "--dialect", "langchain", "-f", "json"], env=environment(),
+                   cwd=tmp_path)
+    refusals = [e["message"] for e in json.loads(done.stdout)["ledger"] if e["code"] == "dialect.refused"]
+    assert refusals and "leave it out of the scenario" not in refusals[0]
