@@ -154,3 +154,23 @@ def test_a_wrapper_refusing_only_the_scenario_s_parallel_tool_calls_says_so(tmp_
                    cwd=tmp_path)
     refusals = [e["message"] for e in json.loads(done.stdout)["ledger"] if e["code"] == "dialect.refused"]
     assert refusals and "leave it out of the scenario" not in refusals[0]
+
+
+def test_replaying_a_save_s_own_transcript_names_the_scenario_to_replay_with(tmp_path):
+    """A new user replaying a saved run took the folder's scenario.yaml (the run's whole history) as SCENARIO: the
+    replay ran with the history twice over and warned loop.call_id_reused, with no word of the mix-up."""
+    from toolchoice.providers.core.loop_save import transcript_of
+
+    saved = "tests/data/loops/planner-loop-gemma-270m"
+    transcript = f"{saved}/openai/loop-001/scenario.yaml"
+    done = run_cli(["run", transcript, "-p", "openai", "--replay", saved], env=environment(), cwd=ROOT)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (f"toolchoice: error: {transcript} is the transcript --save wrote in {saved} (the run's whole "
+                           "history), not the scenario the run started from (replay with that one: toolchoice run "
+                           f"configs/planner-loop.yaml --replay {saved} -p openai)\n")
+    assert transcript_of(ROOT / "configs" / "planner-loop.yaml") is None
+    # a description past the dump's width, folded at its spaces, is read whole
+    folded = tmp_path / "scenario.yaml"
+    folded.write_text("description: transcript of a toolchoice run of my\n  scenarios/a long name.yaml\ntools: []\n",
+                      encoding="utf-8")
+    assert transcript_of(folded) == "my scenarios/a long name.yaml"
