@@ -174,3 +174,15 @@ def test_replaying_a_save_s_own_transcript_names_the_scenario_to_replay_with(tmp
     folded.write_text("description: transcript of a toolchoice run of my\n  scenarios/a long name.yaml\ntools: []\n",
                       encoding="utf-8")
     assert transcript_of(folded) == "my scenarios/a long name.yaml"
+
+
+@pytest.mark.parametrize("text, said", [("? 0:\n", "keys must be strings, not 0"),
+                                        ("? [a]: 1\nparameters: {}\n", "keys must be strings, not ['a']")])
+def test_the_tool_file_check_leaves_a_key_that_is_not_a_string_to_its_own_error(text, said):
+    """The tool-file check read every top-level key's value as a string: a list as a key (`? [a]: 1`, found by
+    tests/test_fuzz.py) raised TypeError where the loader refuses it in one line."""
+    from toolchoice.providers.core.model import ToolchoiceError
+
+    with pytest.raises(ToolchoiceError) as info:
+        load_scenario_text(text)
+    assert info.value.message == said

@@ -78,8 +78,10 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
     r.plain(root)  # a tag first (!!python/object at the top): refused as every tag is
     if isinstance(root, yaml.SequenceNode):  # a list of tools (OpenAI's, Anthropic's) given as the scenario
         raise r.loc(root).fail("the scenario must be a mapping (key: value), not a list", _TOOL_FILE_HINT)
-    if isinstance(root, yaml.MappingNode) and not {k.value for k, _ in root.value} & {"tools", "messages"}:
-        key = next((k for k, _ in root.value if k.value in _TOOL_FILE_KEYS), None)
+    # every key a string (a list as a key, `? [a]: 1`, is refused below as it was), none a scenario's tools or messages
+    keys = [k for k, _ in root.value if isinstance(k, yaml.ScalarNode)] if isinstance(root, yaml.MappingNode) else []
+    if keys and len(keys) == len(root.value) and not {k.value for k in keys} & {"tools", "messages"}:
+        key = next((k for k in keys if k.value in _TOOL_FILE_KEYS), None)
         if key is not None:
             raise r.loc(key).fail(f"unknown key '{key.value}' in the scenario", _TOOL_FILE_HINT)
     top = r.mapping(root, "the scenario", TOP_KEYS)
