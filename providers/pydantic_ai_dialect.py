@@ -20,7 +20,7 @@ from typing import Any, Mapping, NamedTuple
 
 from .core.model import LedgerEntry, Scenario, ToolChoice, Translation
 from .dialect_fields import ABSENT, Rebuild, api_json, get_path, model_of, rebuilt_base, set_path, shown, translated
-from .pydantic_ai_rules import (ANTHROPIC, ANTHROPIC_NO_FORCING, BEDROCK_CHOICE_GATE, BEDROCK_FORCING_GATE, COPIED,
+from .pydantic_ai_rules import (ADAPTIVE_MODELS, ADAPTIVE_SETTING, ANTHROPIC, ANTHROPIC_NO_FORCING, BEDROCK_CHOICE_GATE, BEDROCK_FORCING_GATE, COPIED,
                                 GEMINI_VALIDATED, MODELS, NO_FORCING_ERROR, NO_FORCING_SOURCE, OUTPUT_TOOL_NOTE, READ,
                                 REQUIRED_WITHOUT_TOOLS, REQUIRED_WITHOUT_TOOLS_SOURCE, RESOLVE_LIST,
                                 RESOLVE_TOOL_OR_OUTPUT, SETTING, STATIC_FORCING, STATIC_LIST, THINKING_ERROR,
@@ -128,7 +128,10 @@ def _refusal(model: Model, chosen: Setting, model_id: str, thinking: Any) -> tup
     if ANTHROPIC_NO_FORCING.search(model_id):
         return NO_FORCING_ERROR.format(choice=choice, model=model_id), NO_FORCING_SOURCE
     if isinstance(thinking, dict) and thinking.get("type") == "enabled":
-        return THINKING_ERROR.format(choice=choice, model=model_id), THINKING_SOURCE
+        error = THINKING_ERROR.format(choice=choice, model=model_id)
+        if ADAPTIVE_MODELS.search(model_id):
+            error += f" Alternatively, `{ADAPTIVE_SETTING[model.provider]}` supports forcing."
+        return error, THINKING_SOURCE
     return None
 
 

@@ -300,6 +300,13 @@ THINKING_SOURCE = Source("models/anthropic/__init__.py", 4288, "if unavailable_r
                                                                "explicit forcing tool_choice raises UserError)")
 THINKING_ERROR = ("UserError: tool_choice={choice!r} is not supported by model {model!r}. Extended thinking doesn't "
                   "support forcing tool use. Disable thinking or use `tool_choice='auto'`.")
+# ... and on a model that takes adaptive thinking (profiles/anthropic.py:390 supports_adaptive; Bedrock's profile reads
+# the same, providers/bedrock.py:371), " Alternatively, `SETTING` supports forcing." (models/anthropic/__init__.py:4293;
+# models/bedrock.py:2874 with _ADAPTIVE_THINKING_SETTING)
+ADAPTIVE_MODELS = re.compile(r"(^|\.)claude-(fable-5|mythos-5|mythos-preview|sonnet-4-6|sonnet-5|opus-4-6|opus-4-7"
+                             r"|opus-4-8|opus-5|haiku-5-5)")
+ADAPTIVE_SETTING = {"anthropic": "anthropic_thinking={'type': 'adaptive'}",
+                    "bedrock": "bedrock_additional_model_requests_fields={'thinking': {'type': 'adaptive'}}"}
 
 
 class Model(NamedTuple):

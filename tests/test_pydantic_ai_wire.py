@@ -318,8 +318,16 @@ def test_a_claude_model_that_refuses_forcing(agents: Agents, choice: str) -> Non
          run(agents, "anthropic", choice, model="claude-sonnet-5-5"))
 
 
-def test_bedrock_claude_with_extended_thinking_refuses_a_forcing_choice(agents: Agents) -> None:
-    model = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+@pytest.mark.parametrize("model", ["claude-sonnet-4-6"])
+def test_the_refusal_names_adaptive_thinking_where_the_model_takes_it(agents: Agents, model: str) -> None:
+    view = render("anthropic", "required", model=model, thinking=ThinkingSetting("on", budget=2048), max_tokens=4096)
+    hold("anthropic", view, run(agents, "anthropic", "required", model=model, extra={
+        "anthropic_thinking": {"type": "enabled", "budget_tokens": 2048}}))
+    assert "Alternatively" in view.translation.ledger[-1].message
+
+
+@pytest.mark.parametrize("model", ["us.anthropic.claude-sonnet-4-5-20250929-v1:0", "us.anthropic.claude-sonnet-4-6"])
+def test_bedrock_claude_with_extended_thinking_refuses_a_forcing_choice(agents: Agents, model: str) -> None:
     view = render("bedrock", "required", model=model, thinking=ThinkingSetting("on", budget=2048), max_tokens=4096)
     hold("bedrock", view, run(agents, "bedrock", "required", model=model, extra={
         "bedrock_additional_model_requests_fields": {"thinking": {"type": "enabled", "budget_tokens": 2048}}}))
@@ -375,3 +383,35 @@ def test_render_loads_the_dialect_only_when_asked_and_never_pydantic_ai(dialect:
     loaded = sorted(m for m in seen["modules"] if "pydantic_ai" in m)
     assert loaded == ([] if dialect is None else ["toolchoice.providers.pydantic_ai_dialect",
                                                   "toolchoice.providers.pydantic_ai_rules"])
+
+
+@pytest.mark.parametrize(("provider", "forced"), [("openai", "required"), ("anthropic", {"type": "any"})])
+def test_a_structured_output_type_forces_its_own_tool_where_the_dialect_says(agents: Agents, provider: str,
+                                                                            forced: Any) -> None:
+    """The ledger's dialect.output: with output_type=Model (a tool output) and no tool_choice set, pydantic-ai adds
+    final_result and forces a tool call; the described Agent (text output) sends auto."""
+    from pydantic import BaseModel
+    from pydantic_ai import Agent, Tool
+    from pydantic_ai.exceptions import UsageLimitExceeded
+    from pydantic_ai.usage import UsageLimits
+
+    class Forecast(BaseModel):
+        city: str
+
+    mock = agents.mock(provider)
+    model = _model(provider, mock.base_url, _scenario().settings_for(provider).model)
+    agent = Agent(model, output_type=Forecast,
+                  tools=[Tool.from_schema(lambda **_: "sunny", "get_weather", "Weather in a city.", WEATHER)])
+    before = len(mock.records)
+    with pytest.raises(UsageLimitExceeded):  # the mock calls get_weather; the second request is not sent
+        agent.run_sync("Weather in Paris?", usage_limits=UsageLimits(request_limit=1))
+    deadline = time.monotonic() + 5
+    while len(mock.records) == before and time.monotonic() < deadline:
+        time.sleep(0.005)
+    line = mock.records[before]
+    assert line["offered_tools"] == ["get_weather", "final_result"] and line["requested"] == {
+        "openai": "required", "anthropic": {"type": "any"}}[provider] == forced
+    view = render(provider, "unset")
+    (note,) = [e.message for e in view.translation.ledger if e.code == "dialect.output"]
+    assert "final_result" in note and "'required'" in note
+    assert view.translation.effective_tool_choice == {"openai": "auto", "anthropic": {"type": "auto"}}[provider]
