@@ -56,8 +56,12 @@ CHOICES: dict[str, tuple[Any, Any]] = {
     "required": ("required", "required"),
     "named": ("get_time", ["get_time"]),
     "allowed-auto": ({"allowed": ["get_time"], "mode": "auto"}, lambda: _tool_or_output(["get_time"])),
-    "allowed-both-required": ({"allowed": ["get_weather", "get_time"], "mode": "required"},
-                              ["get_weather", "get_time"]),
+    "allowed-two-required": ({"allowed": ["get_weather", "get_time"], "mode": "required"},
+                             ["get_weather", "get_time"]),
+    "allowed-two-auto": ({"allowed": ["get_weather", "get_time"], "mode": "auto"},
+                         lambda: _tool_or_output(["get_weather", "get_time"])),
+    "allowed-all-required": ({"allowed": ["get_weather", "get_time", "get_date"], "mode": "required"},
+                             ["get_weather", "get_time", "get_date"]),
 }
 
 
@@ -97,7 +101,10 @@ def _model(provider: str, base: str, model: str) -> Any:
         from pydantic_ai.models.cohere import CohereModel
         from pydantic_ai.providers.cohere import CohereProvider
 
-        return CohereModel(model, provider=CohereProvider(cohere_client=AsyncClientV2(api_key=KEY, base_url=base)))
+        import httpx  # cohere's default transport is httpx-aiohttp's, whose aiohttp session is left open at exit
+
+        client = AsyncClientV2(api_key=KEY, base_url=base, httpx_client=httpx.AsyncClient(timeout=30))
+        return CohereModel(model, provider=CohereProvider(cohere_client=client))
     assert provider == "bedrock"
     from pydantic_ai.models.bedrock import BedrockConverseModel
     from pydantic_ai.providers.bedrock import BedrockProvider
@@ -163,7 +170,8 @@ class Agents:
 
         mock = self.mock(provider)
         declared = [Tool.from_schema(lambda **_: "sunny", "get_weather", "Weather in a city.", WEATHER),
-                    Tool.from_schema(lambda **_: "noon", "get_time", "Time in a city.", WEATHER)] if tools else []
+                    Tool.from_schema(lambda **_: "noon", "get_time", "Time in a city.", WEATHER),
+                    Tool.from_schema(lambda **_: "today", "get_date", "Date in a city.", WEATHER)] if tools else []
         agent = Agent(_model(provider, mock.base_url, model), tools=declared)
         before = len(mock.records)
         error: BaseException | None = None
