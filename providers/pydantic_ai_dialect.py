@@ -51,32 +51,34 @@ class PydanticAIView(NamedTuple):
 
 
 class Setting(NamedTuple):
-    """The scenario's tool_choice as ModelSettings.tool_choice: the value as written (None: not set), whether it
-    forces (given per step: a static one raises), and what resolve_tool_choice makes of it over ``names``."""
+    """The scenario's tool_choice as ModelSettings.tool_choice: as written (None: not set) and as pydantic-ai quotes
+    it in its errors (``tool_choice={value!r}``), whether it forces (given per step: a static one raises), and what
+    resolve_tool_choice makes of it over the scenario's tools, with the source where that is not the value itself."""
 
     written: str | None
+    value: Any  # 'auto' | 'none' | 'required' | [names] (a ToolOrOutput: its written form)
     forcing: bool
     resolved: Any  # 'auto' | 'none' | 'required' | (mode, frozenset)
-    why: Any  # the Source of the resolution, where it is a restriction
+    why: Any = None
 
 
 def setting(choice: ToolChoice | None, names: tuple[str, ...]) -> Setting | None:
     """ModelSettings.tool_choice for the scenario's choice, resolved as ``resolve_tool_choice`` does for text output
     (models/_tool_choice.py); None where pydantic-ai has no spelling (a provider-native choice)."""
     if choice is None:
-        return Setting(None, False, "auto", None)
+        return Setting(None, None, False, "auto")
     if choice.native is not None:
         return None
     if choice.mode in ("auto", "none", "required"):
-        return Setting(repr(choice.mode), choice.mode == "required", choice.mode, None)
+        return Setting(repr(choice.mode), choice.mode, choice.mode == "required", choice.mode)
     chosen = frozenset([choice.name] if choice.mode == "named" else choice.allowed)
     if choice.mode == "named" or choice.allowed_mode == "required":
         listed = [n for n in (names if choice.mode == "allowed" else ()) if n in chosen] or [choice.name]
         resolved = "required" if chosen == set(names) else ("required", chosen)
-        return Setting(repr(listed), True, resolved, RESOLVE_LIST)
+        return Setting(repr(listed), listed, True, resolved, RESOLVE_LIST)
     resolved = "auto" if chosen == set(names) else ("auto", chosen)
-    return Setting(f"ToolOrOutput(function_tools={[n for n in names if n in chosen]!r})", False, resolved,
-                   RESOLVE_TOOL_OR_OUTPUT)
+    written = f"ToolOrOutput(function_tools={[n for n in names if n in chosen]!r})"
+    return Setting(written, written, False, resolved, RESOLVE_TOOL_OR_OUTPUT)
 
 
 def _tool_name(tool: Any) -> Any:
@@ -122,7 +124,7 @@ def _refusal(model: Model, chosen: Setting, model_id: str, thinking: Any) -> tup
     thinking. Adaptive thinking takes a forcing choice the user gave."""
     if model.provider not in ("anthropic", "bedrock") or not chosen.forcing:
         return None
-    choice = eval_setting(chosen.written)
+    choice = chosen.value
     if model.provider == "bedrock" and not bedrock_sends_choice(model_id):
         return NO_FORCING_ERROR.format(choice=choice, model=model_id), BEDROCK_FORCING_GATE
     if ANTHROPIC_NO_FORCING.search(model_id):
@@ -135,11 +137,11 @@ def _refusal(model: Model, chosen: Setting, model_id: str, thinking: Any) -> tup
     return None
 
 
-def eval_setting(written: str | None) -> Any:
-    """The setting's Python value back from its repr (a word or a list of names), as pydantic-ai quotes it."""
-    if written is None or written.startswith("ToolOrOutput"):
-        return written
-    return json.loads(written.replace("'", '"'))
+def _resolved(resolved: Any) -> str:
+    """resolve_tool_choice's result as pydantic-ai writes it: 'auto', or ('required', {'get_time'})."""
+    if isinstance(resolved, tuple):
+        return f"({resolved[0]!r}, {{{', '.join(repr(n) for n in sorted(resolved[1]))}}})"
+    return repr(resolved)
 
 
 def _call(model: Model, model_id: str, scenario: Scenario, chosen: Setting, thinking: Any) -> str:
@@ -189,8 +191,10 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     call = _call(model, model_id, scenario, chosen, thinking)
     ledger.append(LedgerEntry("info", "dialect.call", f"described: {call} ({model.cls} from {model.module}; "
                               f"pydantic-ai-slim {VERSION}, read {READ}); ModelSettings.tool_choice "
-                              f"{chosen.written or 'not set'}" + (
-                                  f", given per step: a static forcing choice raises ({STATIC_FORCING}; {STATIC_LIST})"
+                              f"{chosen.written or 'not set'}, resolved to {_resolved(chosen.resolved)}"
+                              + (f" ({chosen.why})" if chosen.why is not None else "") + (
+                                  f", given per step: a static forcing choice raises "
+                                  f"({STATIC_FORCING if chosen.value == 'required' else STATIC_LIST})"
                                   if chosen.forcing else "")))
     ledger.append(LedgerEntry("info", "dialect.output", OUTPUT_TOOL_NOTE))
     if any(scenario.tool_is_strict(t) for t in scenario.tools):

@@ -29,13 +29,14 @@ class Source(NamedTuple):
 
 # ---- the setting, and resolve_tool_choice ------------------------------------------------------------------------
 
-SETTING = Source("settings.py", 434, "tool_choice: ToolChoice  # ToolChoice = ToolChoiceScalar ('none', 'required', "
-                                     "'auto') | list[str] | ToolOrOutput | None")
+SETTING = Source("settings.py", 434, "tool_choice: ToolChoice; line 90: ToolChoice = ToolChoiceScalar | list[str] | "
+                                     "ToolOrOutput | None; line 72: ToolChoiceScalar = Literal['none', 'required', "
+                                     "'auto']")
 RESOLVE_AUTO = Source("models/_tool_choice.py", 105, "if function_tool_choice in (None, 'auto'): return 'auto' if "
                                                      "allow_direct_output else 'required'")
 RESOLVE_LIST = Source("models/_tool_choice.py", 156, "if chosen_set == known_tool_names: return 'required'; return "
                                                      "('required', chosen_set)")
-RESOLVE_TOOL_OR_OUTPUT = Source("models/_tool_choice.py", 185, "if allowed_tools == known_tool_names: return mode; "
+RESOLVE_TOOL_OR_OUTPUT = Source("models/_tool_choice.py", 182, "if allowed_tools == known_tool_names: return mode; "
                                                                "return (mode, allowed_tools)")
 REQUIRED_WITHOUT_TOOLS = ("UserError: `tool_choice` was set to \"required\", but no function tools are defined. Please "
                           "define function tools or change `tool_choice` to \"auto\" or \"none\".")
@@ -128,9 +129,10 @@ def _openai_responses(resolved: Resolved, names: tuple[str, ...]) -> Sent:
     return Sent(resolved, None, _RESPONSES)
 
 
-_ANTHROPIC = Source("models/anthropic/__init__.py", 2784, "case 'auto': {'type': 'auto'}; case 'none': {'type': "
-                                                         "'none'}; case 'required': {'type': 'any'} if supports else "
-                                                         "{'type': 'auto'}")
+_ANTHROPIC = Source("models/anthropic/__init__.py", 2785, "case 'auto': tool_choice = {'type': 'auto'}; case 'none': "
+                                                         "tool_choice = {'type': 'none'}; case 'required': ... "
+                                                         "tool_choice = {'type': 'any'} if supports else {'type': "
+                                                         "'auto'}")
 _ANTHROPIC_RESTRICTED = Source("models/anthropic/__init__.py", 2798, "if tool_choice_mode == 'required' and "
                                                                      "len(tool_names) == 1 and supports: {'type': "
                                                                      "'tool', 'name': ...}; else: tool_defs = {k: v ... "
@@ -150,18 +152,20 @@ def _anthropic(resolved: Resolved, names: tuple[str, ...]) -> Sent:
     return Sent({"type": {"required": "any"}.get(resolved, resolved)}, None, _ANTHROPIC)
 
 
-_GEMINI_MODES = Source("models/google.py", 1144, "function_calling_config_modes = {'auto': AUTO, 'none': NONE, "
-                                                 "'required': ANY}")
-GEMINI_VALIDATED = Source("models/google.py", 1155, "if mode == AUTO and self.profile.get("
+_GEMINI_MODES = Source("models/google.py", 1144, "function_calling_config_modes: dict[ToolChoiceScalar, "
+                                                 "FunctionCallingConfigMode] = {'auto': FunctionCallingConfigMode.AUTO,"
+                                                 " 'none': FunctionCallingConfigMode.NONE, 'required': "
+                                                 "FunctionCallingConfigMode.ANY, }")
+GEMINI_VALIDATED = Source("models/google.py", 1155, "if (mode == FunctionCallingConfigMode.AUTO and self.profile.get("
                                                     "'google_supports_strict_tool_definition', False) and not any("
-                                                    "tool_def.strict is False ...): mode = VALIDATED (profiles/google.py"
-                                                    ":276: supports_strict_tool_definition = supports_thinking and not "
-                                                    "is_image_model)")
-_GEMINI_RESTRICTED = Source("models/google.py", 2056, "if tool_choice_mode == 'auto': return {k: v ... if k in "
-                                                      "tool_names}, tool_choice_mode, []  # Breaks caching, but Google "
-                                                      "doesn't support AUTO mode with allowed_function_names; return "
-                                                      "tool_defs, tool_choice_mode, [name for name in tool_defs if name "
-                                                      "in tool_names]")
+                                                    "tool_def.strict is False ...): mode = FunctionCallingConfigMode."
+                                                    "VALIDATED (profiles/google.py:276: supports_strict_tool_definition"
+                                                    " = supports_thinking and not is_image_model)")
+_GEMINI_RESTRICTED = Source("models/google.py", 2056, "if tool_choice_mode == 'auto': # Breaks caching, but Google "
+                                                      "doesn't support AUTO mode with allowed_function_names return "
+                                                      "{k: v for k, v in tool_defs.items() if k in tool_names}, "
+                                                      "tool_choice_mode, []; ... return tool_defs, tool_choice_mode, "
+                                                      "[name for name in tool_defs if name in tool_names]")
 # profiles/google.py:246-276: thinking on Gemini 2.5 and later, not on Gemma, Gemini 1.x / 2.0 or the image models
 _GEMINI_THINKS = re.compile(r"^(?!.*(gemma|image|gemini-1|gemini-2\.(?!5)))(?!gemini-pro$)")
 
@@ -182,13 +186,17 @@ def _gemini(resolved: Resolved, names: tuple[str, ...]) -> Sent:
     return Sent({"mode": {"auto": "AUTO", "none": "NONE", "required": "ANY"}[resolved]}, None, _GEMINI_MODES)
 
 
-_MISTRAL = Source("models/mistral.py", 451, "case 'auto': 'auto'; case 'required': 'any'; case 'none': return None, "
-                                            "None  # Mistral returns garbled responses when tool_choice='none' with "
-                                            "tools present. Don't send tools at all.")
-_MISTRAL_RESTRICTED = Source("models/mistral.py", 460, "case ('required', tool_names) if len(tool_names) == 1: "
-                                                       "MistralToolChoice(function=MistralFunctionName(name=...)); case "
-                                                       "(tool_choice_mode, tool_names): tool_defs = {... if k in "
-                                                       "tool_names}; 'auto' if tool_choice_mode == 'auto' else 'any'")
+_MISTRAL = Source("models/mistral.py", 452, "case 'auto': tool_choice = 'auto' case 'required': tool_choice = 'any' "
+                                            "case 'none': # Mistral returns garbled responses when tool_choice='none' "
+                                            "with tools present. # Don't send tools at all. return None, None")
+_MISTRAL_RESTRICTED = Source("models/mistral.py", 460, "case ('required', tool_names) if len(tool_names) == 1: # Name "
+                                                       "the single forced tool natively and keep all tools, so the tools "
+                                                       "prefix stays cacheable. (tool_name,) = tool_names tool_choice = "
+                                                       "MistralToolChoice(function=MistralFunctionName(name=tool_name)); "
+                                                       "case (tool_choice_mode, tool_names): # Breaks caching, but "
+                                                       "Mistral doesn't support limiting tools to a subset via API arg "
+                                                       "... tool_choice = 'auto' if tool_choice_mode == 'auto' else "
+                                                       "'any'")
 
 
 def _mistral(resolved: Resolved, names: tuple[str, ...]) -> Sent:
@@ -202,7 +210,8 @@ def _mistral(resolved: Resolved, names: tuple[str, ...]) -> Sent:
     return Sent({"required": "any"}.get(resolved, resolved), None, _MISTRAL)
 
 
-_GROQ = Source("models/groq.py", 611, "if resolved_tool_choice in ('auto', 'required', 'none'): tool_choice = "
+_GROQ = Source("models/groq.py", 611, "if resolved_tool_choice in ('auto', 'required', 'none'): # Use native 'none' "
+                                      "mode to keep tool definitions cached while disabling tool calls tool_choice = "
                                       "resolved_tool_choice")
 _GROQ_RESTRICTED = Source("models/groq.py", 616, "if tool_choice_mode == 'required' and len(tool_names) == 1: "
                                                  "ChatCompletionNamedToolChoiceParam(type='function', function={'name':"
@@ -220,11 +229,12 @@ def _groq(resolved: Resolved, names: tuple[str, ...]) -> Sent:
     return Sent(resolved, None, _GROQ)
 
 
-_COHERE = Source("models/cohere.py", 396, "if mode == 'none': tool_choice = 'NONE'; elif mode == 'required': "
-                                          "'REQUIRED'; elif mode == 'auto': tool_choice = OMIT")
-_COHERE_RESTRICTED = Source("models/cohere.py", 387, "if isinstance(resolved, tuple): mode, tool_names = resolved; "
-                                                     "tool_defs = {... if name in tool_names}  # Cohere can't target a "
-                                                     "tool by name")
+_COHERE = Source("models/cohere.py", 396, "if mode == 'none': ... tool_choice = 'NONE' elif mode == 'required': "
+                                          "tool_choice = 'REQUIRED' elif mode == 'auto': tool_choice = OMIT")
+_COHERE_RESTRICTED = Source("models/cohere.py", 387, "if isinstance(resolved, tuple): # Cohere can't target a tool by "
+                                                     "name, so restrict the tools to the chosen subset ... tool_defs = "
+                                                     "{name: tool_def for name, tool_def in tool_defs.items() if name "
+                                                     "in tool_names}")
 
 
 def _cohere(resolved: Resolved, names: tuple[str, ...]) -> Sent:
@@ -235,10 +245,11 @@ def _cohere(resolved: Resolved, names: tuple[str, ...]) -> Sent:
     return Sent(choice, None, _COHERE)
 
 
-_BEDROCK = Source("models/bedrock.py", 1676, "case 'auto': {'auto': {}}; case 'required': {'any': {}} if supports else "
-                                             "{'auto': {}}; case 'none': return None")
-_BEDROCK_NONE = Source("models/bedrock.py", 1635, "if not _has_tool_blocks(bedrock_messages): return None  # Converse's "
-                                                  "`toolChoice` has no 'none' mode ..., so the tools are dropped")
+_BEDROCK = Source("models/bedrock.py", 1677, "case 'auto': tool_choice = {'auto': {}} case 'required': tool_choice = "
+                                             "{'any': {}} if supports else {'auto': {}} case 'none': return None")
+_BEDROCK_NONE = Source("models/bedrock.py", 1635, "if not _has_tool_blocks(bedrock_messages): return None; the comment "
+                                                  "above: # Converse's `toolChoice` has no 'none' mode ..., so the "
+                                                  "tools are dropped")
 _BEDROCK_RESTRICTED = Source("models/bedrock.py", 1683, "case ('required', tool_names) if len(tool_names) == 1 and "
                                                         "supports: {'tool': {'name': ...}}; case (tool_choice_mode, "
                                                         "tool_names): tool_defs = {... if k in tool_names}; {'auto': {}} "

@@ -423,3 +423,37 @@ def test_a_structured_output_type_forces_its_own_tool_where_the_dialect_says(age
     (note,) = [e.message for e in view.translation.ledger if e.code == "dialect.output"]
     assert "final_result" in note and "'required'" in note
     assert view.translation.effective_tool_choice == {"openai": "auto", "anthropic": {"type": "auto"}}[provider]
+
+
+def _quoted_sources() -> list[Any]:
+    from toolchoice.providers import pydantic_ai_rules as rules
+
+    found = {name: value for name, value in vars(rules).items() if isinstance(value, rules.Source)}
+    found.update({f"{m.cls} parallel_tool_calls": m.parallel.source for m in rules.MODELS.values()})
+    return [pytest.param(source, id=name) for name, source in sorted(found.items())]
+
+
+def _squeezed(text: str) -> str:
+    import re
+
+    return re.sub(r"\s*([)\]}])", r"\1", re.sub(r"([(\[{])\s*", r"\1", " ".join(text.split())))
+
+
+@pytest.mark.parametrize("source", _quoted_sources())
+def test_each_rule_quotes_the_installed_pydantic_ai_at_its_line(source: Any) -> None:
+    """Each Source's code, up to its first gap (`...` or `;`), is in the wheel at the file and line it names (within
+    the statement that starts there): the facts are pydantic-ai's words, and a new release that moves them fails here
+    before the docs go stale."""
+    import importlib.metadata
+    import importlib.util
+    import re
+
+    from toolchoice.providers.pydantic_ai_rules import VERSION
+
+    if importlib.metadata.version("pydantic-ai-slim") != VERSION:
+        pytest.skip(f"the rules quote pydantic-ai-slim {VERSION}")
+    root = Path(importlib.util.find_spec("pydantic_ai").origin).parent  # type: ignore[arg-type]
+    lines = (root / source.file).read_text(encoding="utf-8").splitlines()
+    window = _squeezed(" ".join(lines[source.line - 1:source.line + 14]))
+    first = re.split(r"\s*\.\.\.\s*|;\s", source.words)[0]
+    assert len(first) >= 12 and _squeezed(first)[:60] in window, (first, window[:300])
