@@ -457,3 +457,14 @@ def test_each_rule_quotes_the_installed_pydantic_ai_at_its_line(source: Any) -> 
     window = _squeezed(" ".join(lines[source.line - 1:source.line + 14]))
     first = re.split(r"\s*\.\.\.\s*|;\s", source.words)[0]
     assert len(first) >= 12 and _squeezed(first)[:60] in window, (first, window[:300])
+
+
+@pytest.mark.parametrize("provider", ["openai", "openai-responses"])
+def test_openai_reasoning_takes_a_forcing_choice(agents: Agents, provider: str) -> None:
+    """OpenAI's profile sets no forcing flag: with reasoning on (openai_reasoning_effort), a forcing choice is sent
+    as without it."""
+    model = "o3" if provider == "openai" else "gpt-5.4-mini"
+    for choice in ("required", "named"):
+        view = render(provider, choice, model=model, thinking=ThinkingSetting("on", effort="high"))
+        assert view.api.request is not None and "dialect.refused" not in [e.code for e in view.translation.ledger]
+        hold(provider, view, run(agents, provider, choice, model=model, extra={"openai_reasoning_effort": "high"}))
