@@ -468,3 +468,16 @@ def test_openai_reasoning_takes_a_forcing_choice(agents: Agents, provider: str) 
         view = render(provider, choice, model=model, thinking=ThinkingSetting("on", effort="high"))
         assert view.api.request is not None and "dialect.refused" not in [e.code for e in view.translation.ledger]
         hold(provider, view, run(agents, provider, choice, model=model, extra={"openai_reasoning_effort": "high"}))
+
+
+@pytest.mark.parametrize("choice", ["required", "named"])
+def test_bedrock_forces_on_nova_and_on_claude_with_adaptive_thinking(agents: Agents, choice: str) -> None:
+    """Amazon Nova's profile gives it a toolChoice; Claude on Bedrock with adaptive thinking takes a forcing one."""
+    nova = "us.amazon.nova-pro-v1:0"
+    hold("bedrock", render("bedrock", choice, model=nova), run(agents, "bedrock", choice, model=nova))
+    claude = "us.anthropic.claude-sonnet-4-6"
+    view = render("bedrock", choice, model=claude, thinking=ThinkingSetting("adaptive"))
+    assert view.api.request is not None and view.api.request.body["additionalModelRequestFields"]["thinking"] == {
+        "type": "adaptive"}
+    hold("bedrock", view, run(agents, "bedrock", choice, model=claude, extra={
+        "bedrock_additional_model_requests_fields": {"thinking": {"type": "adaptive"}}}))
