@@ -197,6 +197,10 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
                                   f"({STATIC_FORCING if chosen.value == 'required' else STATIC_LIST})"
                                   if chosen.forcing else "")))
     ledger.append(LedgerEntry("info", "dialect.output", OUTPUT_TOOL_NOTE))
+    if any(t.kind != "function" for t in scenario.tools):
+        ledger.append(LedgerEntry("info", "dialect.unchecked", "free-text (custom) tools: described as the API request "
+                                  "declares them; Tool.from_schema makes function tools, and how pydantic-ai would "
+                                  "declare these is not described here"))
     if any(scenario.tool_is_strict(t) for t in scenario.tools):
         ledger.append(LedgerEntry("info", "dialect.unchecked", "strict tools: described as the API request declares "
                                   "them; Tool.from_schema takes no strict, and what pydantic-ai's schema transformer "
