@@ -70,6 +70,8 @@ DIALECTS: dict[str, Dialect] = {
                              "(no route)", "as the openai-agents Runner sends it first"),
     "vercel": Dialect("vercel", "vercel_dialect", "the AI SDK", "ai-sdk model", "(no package)",
                       "as the AI SDK's generateText sends it", ("active_tools",)),
+    "pydantic-ai": Dialect("pydantic-ai", "pydantic_ai_dialect", "pydantic-ai", "pydantic-ai model", "(no model class)",
+                           "as a pydantic-ai Agent's first request sends it"),
 }
 NAMES: tuple[str, ...] = (API, *DIALECTS)
 
