@@ -59,7 +59,11 @@ def build(names: list[str] | None = None) -> typer.Typer:
     for name, (module_name, function) in COMMANDS.items():
         if names is None or name in names:
             module = importlib.import_module(f".{module_name}", __package__)
-            app.command(name)(getattr(module, function))
+            command = getattr(module, function)
+            # the list of commands keeps a docstring's line breaks (typer's rich mode): its first paragraph, one
+            # line, folded to the terminal (`providers`' "one provider in" over "full")
+            first = (command.__doc__ or "").split("\n\n")[0]
+            app.command(name, short_help=" ".join(first.split()) or None)(command)
     return app
 
 
@@ -121,6 +125,14 @@ def _run(argv: list[str]) -> int:
         # click words some errors over lines, each choice after a tab ("Choose from:\n\tscenario,\n\trender"): one line
         message = re.sub(r"[ \t]*\n[ \t]*", " ", exc.format_message())  # type: ignore[attr-defined]
         where = f"see {where}"
+        missing = getattr(getattr(exc, "param", None), "name", None)
+        if missing == "provider" and type(exc).__name__ == "MissingParameter":  # what to give, before the help
+            where = f"{_provider_hint(first, argv)}; {where}"
+        if first == "tools" and "--mcp" in argv[:-1] and " " not in argv[argv.index("--mcp") + 1]:
+            # `--mcp npx -y server`: the command line not quoted, its words taken for options and arguments
+            from .tools_cmd import mcp_quoted
+
+            where = f"{mcp_quoted(argv[argv.index('--mcp') + 1:])}; {where}"
         elsewhere = _commands_taking(getattr(exc, "option_name", None), first)
         if elsewhere:  # `send --dialect`: an option of other commands, which the line names
             where = f"{getattr(exc, 'option_name')} is an option of {', '.join(elsewhere)}; {where}"
@@ -133,6 +145,22 @@ def _run(argv: list[str]) -> int:
         if "toolchoice.providers.core.save" in sys.modules:  # --save folders locked by this command
             sys.modules["toolchoice.providers.core.save"].release_locks()
     return code if isinstance(code, int) else 0
+
+
+def _provider_hint(command: str, argv: list[str]) -> str:
+    """What a command run without -p needs: an id (and, for `run --replay DIR`, the ones DIR holds a saved run of)."""
+    several = "" if command in ("send", "probe", "mock", "proxy") else ", or several: -p openai,anthropic"
+    hint = f"name a provider: -p openai{several}; `toolchoice providers` lists the ids"
+    folder = next((argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--replay"), None)
+    folder = folder or next((arg.partition("=")[2] for arg in argv if arg.startswith("--replay=")), None)
+    if command == "run" and folder:
+        from toolchoice.providers.core.loop_replay import saved_providers
+
+        saved = saved_providers(folder)
+        if saved:
+            hint = (f"name a provider: {folder} holds a run saved on {', '.join(saved)} (-p {saved[0]} replays it as "
+                    "recorded; another id renders its history for that provider)")
+    return hint
 
 
 def _commands_taking(option: str | None, given: str) -> list[str]:

@@ -466,6 +466,13 @@ def json_least(text: str) -> int:
     return max((cell_len(piece.rstrip(" ")) for line in lines for piece in _pieces(line, 1, keys=True)), default=0)
 
 
+def json_widest_key(text: str) -> int:
+    """The widest key (with its quotes and colon) of ``text``'s lines of JSON; 0 where they hold none."""
+    lines = [line for line in text.split("\n") if line.startswith(("{", "["))]
+    return max((cell_len(piece.rstrip(" ")) for line in lines for piece in _pieces(line, 1, keys=True)
+                if piece.rstrip(" ").endswith('":')), default=0)
+
+
 def arguments_cut(arguments: str, most: int) -> str:
     """``arguments`` (JSON text) cut to at most ``most`` characters after the last argument that fits, an ellipsis
     after it (`{"city":"Paris",…`); inside the first one only where even it does not fit."""

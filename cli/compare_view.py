@@ -46,6 +46,10 @@ WIRE = "tool_choice on the wire"
 
 
 JSON_COLUMNS = (WIRE, "API tool_choice")  # JSON: broken between members and elements, never inside a value
+# The narrowest a JSON column gets for its widest key: the longest key a provider's tool_choice holds, Anthropic's
+# `"disable_parallel_tool_use":` (28), whole; a longer one (a scenario's own) is shortened with "…". At 24
+# (the calls' PIECE_LEAST) five providers at 80 columns read `"disable_parallel_tool_use…` (trial16c).
+JSON_KEY_LEAST = 28
 
 
 def _breaks(column: str, columns: tuple[str, ...]) -> bool:
@@ -144,12 +148,15 @@ class _Texts:
 
     def longest_piece(self, index: int, json: bool = False) -> int:
         """The widest piece of a call (``json``: of JSON) in the column (``call_lines.longest_piece``), up to
-        ``PIECE_LEAST``."""
+        ``PIECE_LEAST``; JSON's widest key alone (``call_lines.json_widest_key``) up to ``JSON_KEY_LEAST``."""
         if index not in self._pieces:
-            from .call_lines import PIECE_LEAST, longest_piece
+            from .call_lines import PIECE_LEAST, json_widest_key, longest_piece
 
-            self._pieces[index] = min(PIECE_LEAST, max((longest_piece(str(row[index]), json) for row in self.cells),
-                                                        default=0))
+            texts = [str(row[index]) for row in self.cells]
+            widest = min(PIECE_LEAST, max((longest_piece(text, json) for text in texts), default=0))
+            if json:
+                widest = max(widest, min(JSON_KEY_LEAST, max(map(json_widest_key, texts), default=0)))
+            self._pieces[index] = widest
         return self._pieces[index]
 
     def longest_name(self, index: int) -> int:

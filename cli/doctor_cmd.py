@@ -16,7 +16,7 @@ import typer
 from toolchoice.providers.core.capabilities import CAPABILITIES
 
 from .exits import handled
-from .output import dumps, terminal_width, write
+from .output import dumps, terminal_width, write, write_json
 
 DEPENDENCIES = ("typer", "rich", "httpx", "pyyaml", "jsonschema", "orjson", "aiohttp", "httpx-aiohttp")
 PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY",
@@ -91,7 +91,7 @@ def doctor(
     """Check the set-up: key variables set (names only), base-URL overrides, proxy and CA certificate variables, versions."""
     data = report(scenario)
     if format is DoctorFormat.json:
-        write(dumps(data))
+        write_json(dumps(data))
         return
     from .word_breaks import text_lines
 

@@ -124,10 +124,10 @@ class _Pretty:
 
 def _printer(format: MockFormat) -> Any:
     if format is MockFormat.jsonl:
-        from .output import write
+        from .output import write_json
 
         def jsonl(line: dict[str, Any]) -> None:  # escaped as every output is: a JSON escape inside a string
-            write(json.dumps(line, ensure_ascii=False))
+            write_json(json.dumps(line, ensure_ascii=False))
             sys.stdout.flush()
         return jsonl
     return _Pretty()

@@ -88,8 +88,9 @@ def _dialects() -> Any:
 Dialect = _dialects()  # api and each dialect of providers/core/dialects.py
 DIALECT = typer.Option(Dialect.api, "--dialect", help="api: what each API accepts. langchain: what LangChain's "
                        "bind_tools would send instead (or refuse); litellm: what litellm.completion would send "
-                       "(or raise); vercel: what the AI SDK's generateText would send; each difference in the "
-                       "ledger.")
+                       "(or raise); vercel: what the AI SDK's generateText would send; openai-agents: what the "
+                       "OpenAI Agents SDK's Runner would send first (or raise); pydantic-ai: what a pydantic-ai "
+                       "Agent's first request would send (or raise); each difference in the ledger.")
 DROP_PARAMS = typer.Option(False, "--drop-params", help="With --dialect litellm: litellm.completion(..., "
                            "drop_params=True).")
 ACTIVE_TOOLS = typer.Option(None, "--active-tools", metavar="NAME",
@@ -118,14 +119,19 @@ def allowed_env(names: Any) -> tuple[str, ...]:
     found: list[str] = []
     if not isinstance(names, (list, tuple)):  # render() called as a function (send --dry-run): the default
         names = None
-    for item in [*(names or []), os.environ.get(ALLOW_ENV_SETTING, "")]:
+    given = [*(("--allow-env", item) for item in names or []),
+             (ALLOW_ENV_SETTING, os.environ.get(ALLOW_ENV_SETTING, ""))]
+    for source, item in given:
         for name in re.split(r"[,\s]+", item.strip()):
             if not name:
                 continue
             if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
                 from toolchoice.providers.core.model import ToolchoiceError
 
-                raise ToolchoiceError(f"--allow-env {name!r}: not an environment variable name",
-                                      hint="give the name without $, e.g. --allow-env MY_TOKEN")
+                # named by where it came from: a TOOLCHOICE_ALLOW_ENV set long ago was said as an option not given
+                said = f"--allow-env {name!r}" if source == "--allow-env" else f"{source} holds {name!r}"
+                raise ToolchoiceError(f"{said}: not an environment variable name",
+                                      hint=f"give the name without $, e.g. {source}{' ' if source[0] == '-' else '='}"
+                                      "MY_TOKEN")
             found.append(name)
     return tuple(dict.fromkeys(found))

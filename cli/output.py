@@ -47,11 +47,12 @@ def terminal_width() -> int:
     return max(40, shutil.get_terminal_size().columns)
 
 
-def write(text: str) -> None:
-    """Text on stdout, every control character but tab and newline escaped visibly (``visible``)."""
+def write(text: str, json_escapes: bool = False) -> None:
+    """Text on stdout, every control character but tab and newline escaped visibly (``visible``; ``json_escapes``:
+    text that holds JSON, such as a curl command's body, takes JSON's escape past U+FFFF)."""
     from toolchoice.providers.core.redaction import visible
 
-    text = visible(text)
+    text = visible(text, json_escapes)
     sys.stdout.write(text)
     if not text.endswith("\n"):  # written apart: ``text + "\n"`` would copy a document of megabytes
         sys.stdout.write("\n")

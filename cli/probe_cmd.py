@@ -95,7 +95,7 @@ def probe(
     from . import exits
     from .inputs import check_base_url, load_path, models_for, one_provider, send_settings, with_tool_choice
     from .options import allowed_env
-    from .output import write
+    from .output import write, write_json
     from .sample_view import emit_pretty
 
     provider = one_provider(provider, "probe", "probe one endpoint at a time")
@@ -116,7 +116,7 @@ def probe(
 
         write_atomic(save, dumps_indented(result["overlay"]) + "\n")
     if format is ProbeFormat.json:
-        write(dumps_indented(result))
+        write_json(dumps_indented(result))
     else:
         emit_pretty(lambda console: _print(console, result, hint=save is None and measured), {})
         if save is not None and measured:

@@ -11,7 +11,7 @@ from toolchoice.providers.core.capabilities import CAPABILITIES, FEATURES
 from toolchoice.providers.core.registry import matrix_rows
 
 from .exits import handled
-from .output import dumps, write
+from .output import dumps, write, write_json
 
 
 class MatrixFormat(str, Enum):
@@ -392,7 +392,7 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
         return
     if format is MatrixFormat.json:
         rows = matrix_rows()
-        write(dumps(rows if chosen is None else [row for row in rows if row["provider"] in chosen]))
+        write_json(dumps(rows if chosen is None else [row for row in rows if row["provider"] in chosen]))
         return
     if format is MatrixFormat.markdown:
         write(matrix_markdown(chosen))

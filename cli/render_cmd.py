@@ -17,7 +17,8 @@ from .inputs import (capabilities_from, check_base_url, models_for, scenario_wit
                      warn_shared_base_url)
 from .options import (ALLOW_ENV, BASE_URL, CAPS, ACTIVE_TOOLS, DIALECT, DROP_PARAMS, GATEWAY, LIVE_MCP_FLAG, MODEL, NO_EMULATE, PROVIDER,
                       SCENARIOS, STRICT, TOOL_CHOICE, Dialect, allowed_env, format_option)
-from .output import dumps, new_console, print_ledgers, print_pretty, shown_path, translations_curl, wrapped, write
+from .output import (dumps, new_console, print_ledgers, print_pretty, shown_path, translations_curl, wrapped, write,
+                     write_json)
 
 
 class RenderFormat(str, Enum):
@@ -165,7 +166,7 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
             write(f"# scenario {shown_path(path)}" if format is RenderFormat.curl
                   else wrapped(f"══ {shown_path(path)}", new_console().width))
         if format is RenderFormat.curl:
-            write(translations_curl(translations))
+            write(translations_curl(translations), json_escapes=True)  # the body in the command stays JSON
         elif ledger_only:
             print_ledgers(translations, {p: c.title for p, c in CAPABILITIES.items()})
         elif not provider and len(translations) > 1:
@@ -181,9 +182,9 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
 
         if len(documents) == 1:
             data = shown(documents[0][1], documents[0][2])
-            write(dumps(data[0] if len(data) == 1 else data))
+            write_json(dumps(data[0] if len(data) == 1 else data))
         else:
-            write(dumps([{"scenario": str(path), "providers": shown(ts, views)} for path, ts, views in documents]))
+            write_json(dumps([{"scenario": str(path), "providers": shown(ts, views)} for path, ts, views in documents]))
     if refused:
         raise typer.Exit(exits.REFUSED)
 

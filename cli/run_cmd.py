@@ -484,6 +484,15 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
             raise ToolchoiceError("give a SCENARIO file" + (" (a --replay folder replays a saved run of it)"
                                                             if replay is not None else " (or --replay TRACE_FILE)"),
                                   hint="see toolchoice run --help")
+        if scenario is not None and replay is not None and replay.is_dir() and _inside(scenario, replay):
+            from toolchoice.providers.core.loop_save import transcript_of
+
+            started = transcript_of(scenario)
+            if started is not None:  # the run's whole history as step 1: every recorded step answers the wrong one
+                raise ToolchoiceError(f"{scenario} is the transcript --save wrote in {replay} (the run's whole "
+                                      "history), not the scenario the run started from",
+                                      hint=f"replay with that one: toolchoice run {started} --replay {replay}"
+                                           + "".join(f" -p {p}" for p in provider))
         return load_scenario(scenario), None
     from toolchoice.providers.core.trace_scenario import replay_trace
 
@@ -493,6 +502,13 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
         return traced, replies
     loaded = load_scenario(scenario)
     return loaded._replace(notes=(*traced.notes, *loaded.notes)), replies
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        return folder.resolve() in path.resolve().parents
+    except (OSError, RuntimeError):  # a symlink loop
+        return False
 
 
 def _draw(scenario: Any, result: Any, providers: list[str], repeat: int, format: RunFormat, replayed: bool) -> None:
@@ -541,7 +557,7 @@ def _dry_run(scenario: Any, providers: list[str], options: Any, format: RunForma
         if format is RunFormat.pretty:
             print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})
         else:
-            write(translations_json(translations))
+            write_json(translations_json(translations))
         from .output import terminal_width
         from .word_breaks import text_lines
 

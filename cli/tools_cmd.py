@@ -11,7 +11,7 @@ import typer
 from toolchoice.providers.core.model import ToolchoiceError
 
 from .exits import handled
-from .output import dumps, output_redactor, write
+from .output import dumps, output_redactor, write, write_json
 
 
 class ToolsFormat(str, Enum):
@@ -19,12 +19,20 @@ class ToolsFormat(str, Enum):
     json = "json"
 
 
+def mcp_quoted(words: list[str]) -> str:
+    """`tools --mcp` given a command line as several words: how to give it, as one quoted argument."""
+    import shlex
+
+    return f"--mcp takes the server's whole command line as one argument: --mcp {shlex.quote(' '.join(words))}"
+
+
 @handled
 def tools(
     file: Optional[Path] = typer.Argument(None, help="A tool file: OpenAI chat or Responses tools, Anthropic tools, "
                                           "Gemini functionDeclarations, an MCP tools/list result, BFCL function docs.",
                                           show_default=False),
-    mcp: Optional[str] = typer.Option(None, "--mcp", help="Start this stdio MCP server (a command line) and list its tools."),
+    mcp: Optional[str] = typer.Option(None, "--mcp", help="Start this stdio MCP server and list its tools: its "
+                                      "command line as one quoted argument (--mcp 'python server.py')."),
     mcp_url: Optional[str] = typer.Option(None, "--mcp-url", help="List the tools of the streamable-HTTP MCP server at this URL."),
     header: Optional[List[str]] = typer.Option(None, "--header", "-H", help="'Name: value' for --mcp-url (repeatable); "
                                                "$NAME in the value is read from the environment, never printed."),
@@ -39,8 +47,11 @@ def tools(
 
     given = [name for name, value in (("FILE", file), ("--mcp", mcp), ("--mcp-url", mcp_url)) if value is not None]
     if len(given) != 1:
+        hint = "see toolchoice tools --help"
+        if given == ["FILE", "--mcp"]:  # `--mcp python3 server.py`: the server's script taken for FILE
+            hint = f"{mcp_quoted([str(mcp), str(file)])}; {hint}"
         raise ToolchoiceError("give one of FILE, --mcp COMMAND or --mcp-url URL" if not given else
-                              f"give one source, not {' and '.join(given)}", hint="see toolchoice tools --help")
+                              f"give one source, not {' and '.join(given)}", hint=hint)
     if header and not mcp_url:
         raise ToolchoiceError("--header goes with --mcp-url")
     if env and not mcp:
@@ -62,8 +73,11 @@ def tools(
     doc = {"tools": [*(_neutral(t) for t in imported.tools),  # then the hosted tools, as a scenario writes them
                      *({"type": t.kind, **t.fields} for t in imported.native)]}
     redactor = output_redactor()  # a key set in the environment, in a tool file's text (it was printed raw)
+    # each string redacted before the YAML is laid out: a key redacted in the text read back as a list
+    # (`description: [redacted]`), a scenario the tools were printed to be pasted into refused
+    doc = redactor.data(doc)
     if format is ToolsFormat.json:
-        write(redactor.text(dumps({**doc, "ledger": [e.to_json() for e in imported.notes]})))
+        write_json(redactor.text(dumps({**doc, "ledger": [e.to_json() for e in imported.notes]})))
         return
     from .output import yaml_text
 

@@ -13,14 +13,17 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from toolchoice.providers.core.model import ToolchoiceError
 
 from .exits import handled
-from .output import dumps, write, yaml_list, yaml_text
+from .output import dumps, write, write_json, yaml_list, yaml_text
+
+if TYPE_CHECKING:
+    from toolchoice.providers.core.redaction import Redactor
 
 
 class TraceFormat(str, Enum):
@@ -56,9 +59,11 @@ def trace(
     if force and scenario_out is None:
         raise ToolchoiceError("--force overwrites the file --scenario-out names; no --scenario-out is given",
                               hint="add --scenario-out FILE, or drop --force")
+    if scenario_out is not None and str(scenario_out) == "-":  # stdout, as `init -` (it wrote a file named -, and
+        scenario_out = None  # suggested `render -`, which reads stdin)
     if scenario_out is not None:
         _writable(scenario_out, force)  # before the reading: a file that is there is said before any work
-    redact = output_redactor().text  # a key pasted into a recorded message is not printed
+    redact = output_redactor()  # a key pasted into a recorded message is not printed
     if saved_request.is_saved(file) or sample is not None or provider is not None:
         _saved(file, sample, provider, format, redact, scenario_out, force)
         return
@@ -72,7 +77,7 @@ def trace(
 
 
 def _saved(file: Path, sample: Optional[int], provider: Optional[str], format: TraceFormat,
-           redact: Callable[[str], str], scenario_out: Optional[Path], force: bool) -> None:
+           redact: Redactor, scenario_out: Optional[Path], force: bool) -> None:
     from toolchoice.providers.core import saved_request
 
     found = saved_request.import_saved(file, sample, provider)
@@ -83,37 +88,40 @@ def _saved(file: Path, sample: Optional[int], provider: Optional[str], format: T
 
 
 def _listing(source_key: str, file: Path, kind: str, items: list[Any], option: str, format: TraceFormat,
-             redact: Callable[[str], str], scenario_out: Optional[Path] = None) -> None:
+             redact: Redactor, scenario_out: Optional[Path] = None) -> None:
     """A file of several runs, or a folder of several samples: each one's line, and the option that picks one
     (with --scenario-out: no scenario to write, said in one line)."""
     if scenario_out is not None:
         raise ToolchoiceError(f"{file} holds {len(items)} {kind}: --scenario-out writes one scenario",
                               hint=f"pick one with {option}; `toolchoice trace {file}` lists them")
     if format is TraceFormat.json:
-        write(redact(dumps({source_key: str(file), kind: items})))
+        write_json(redact.text(dumps({source_key: str(file), kind: redact.data(items)})))
         return
-    write(redact(f"# {_line(str(file))} holds {len(items)} {kind}: pick one with {option}\n"
-                 + yaml_list(kind, items)))
+    write(redact.text(f"# {_line(str(file))} holds {len(items)} {kind}: pick one with {option}\n"
+                      + yaml_list(kind, redact.data(items))))
 
 
-def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Callable[[str], str],
+def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Redactor,
               scenario_out: Optional[Path] = None, force: bool = False, then: Optional[str] = None) -> None:
     """The scenario on stdout, or in ``scenario_out`` and one line saying so (``then``: the render options it
-    suggests)."""
+    suggests). Its strings are redacted before it is laid out, as ``emit_json`` does: a key redacted in the YAML text
+    became ``content: [redacted]``, a list that the scenario reader refuses (or an ``enum`` it reads otherwise)."""
+    data = redact.data(data)
     if format is TraceFormat.json:
         for e in notes:
-            sys.stderr.write(redact(_line(f"{e.severity} {e.code}: {e.message}")) + "\n")
-        text = redact(dumps(data))
+            sys.stderr.write(redact.text(_line(f"{e.severity} {e.code}: {e.message}")) + "\n")
+        text = redact.text(dumps(data))
     else:
         lines = "".join(f"# {_line(f'{e.severity} {e.code}: {e.message}')}\n" for e in notes)
-        text = redact(lines + yaml_text(data))
+        text = redact.text(lines + yaml_text(data))
     if scenario_out is None:
         write(text)
         return
     _write_file(scenario_out, text if text.endswith("\n") else text + "\n", force)
     import shlex
 
-    command = " ".join(["toolchoice render", shlex.quote(str(scenario_out)), *([then] if then else [])])
+    shown = str(scenario_out) if not str(scenario_out).startswith("-") else f"./{scenario_out}"  # not an option
+    command = " ".join(["toolchoice render", shlex.quote(shown), *([then] if then else [])])
     write(f"wrote {_line(str(scenario_out))}: try `{_line(command)}`")
 
 

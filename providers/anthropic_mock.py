@@ -24,6 +24,12 @@ _MOCK_KNOWN = frozenset({"model", "messages", "system", "tools", "tool_choice", 
 # _DUPLICATE_ID: two tool_use blocks with one id anywhere in the history are a 400 invalid_request_error, as the API
 # answered it (recorded in anthropics/claude-code#20901 and #21083, 2026-01-26: "messages.1.content.1: `tool_use` ids
 # must be unique"; checked 2026-11-26)
+# Anthropic's documented prompt that makes the model's thinking come back redacted ("If you need to test redacted
+# thinking handling in your application, you can use this special test string as your prompt", the extended thinking
+# guide, platform.claude.com/docs/en/build-with-claude/extended-thinking, read 2026-11-27 through its source in the
+# code index): with thinking on, a latest user text holding it is answered with a redacted_thinking block
+_REDACTED_PROMPT = ("ANTHROPIC_MAGIC_STRING_TRIGGER_REDACTED_THINKING_46C9A13E193C177646C7398A98432ECCCE4C1253D5E2D82641AC0E5"
+                    "2CC2876CB")
 _MOCK_ERRORS = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
                 404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error", 500: "api_error",
                 529: "overloaded_error"}
@@ -122,7 +128,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     parallel=parallel, unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
                     thinking=kind in ("enabled", "adaptive"), native_tools=_hosted(body), refusal=refusal,
                     system=blocks_text(body.get("system")), shape=_choice_shape(choice),
-                    text_schema=_text_schema(body.get("output_config")), declared=declared)
+                    text_schema=_text_schema(body.get("output_config")), declared=declared,
+                    redacted=_asks_redacted(history))
 
 
 def _tool_changes(blocks: list[Any], removed: dict[str, None]) -> None:
@@ -139,6 +146,12 @@ def _tool_changes(blocks: list[Any], removed: dict[str, None]) -> None:
             removed[name] = None
         elif block.get("type") == "tool_addition":
             removed.pop(name, None)
+
+
+def _asks_redacted(history: list[Message]) -> bool:
+    """Whether the latest user text holds Anthropic's documented test prompt for redacted thinking."""
+    latest = next((m.content for m in reversed(history) if m.role == "user" and m.content), None)
+    return isinstance(latest, str) and _REDACTED_PROMPT in latest
 
 
 _TAGS = ("auto", "any", "tool", "none")  # anthropic 2.14.0 types/tool_choice_param.py ToolChoiceParam's members' type
@@ -263,7 +276,9 @@ def mock_call_id(call: Any) -> str | None:
 
 def _mock_blocks(answer: Any) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
-    if answer.signature is not None:
+    if answer.signature is not None and answer.redacted:  # types/redacted_thinking_block.py: the opaque data only
+        blocks.append({"type": "redacted_thinking", "data": answer.signature})
+    elif answer.signature is not None:
         blocks.append({"type": "thinking", "thinking": answer.thinking or "", "signature": answer.signature})
     if answer.text is not None:
         blocks.append({"type": "text", "text": answer.text})
@@ -308,7 +323,8 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> li
         elif kind == "text":
             add("content_block_start", index=index, content_block={"type": "text", "text": ""})
             add("content_block_delta", index=index, delta={"type": "text_delta", "text": block["text"]})
-        elif kind in ("mcp_tool_use", "mcp_tool_result"):  # whole in their start event
+        elif kind in ("redacted_thinking", "mcp_tool_use", "mcp_tool_result"):  # whole in their start event
+            # (types/raw_content_block_start_event.py: content_block a RedactedThinkingBlock; no delta carries it)
             add("content_block_start", index=index, content_block=block)
         else:
             raw = next(c.raw for c in answer.calls if mock_call_id(c) == block["id"])

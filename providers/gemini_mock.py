@@ -23,6 +23,17 @@ MOCK_SECRETS = tuple(("tools", "*", servers, "*", transport, *where) for servers
                      for where in (("headers", "*"), ("url", "@url")))  # @url: a URL's user info, query, fragment
 _MOCK_KNOWN = frozenset({"contents", "tools", "toolConfig", "tool_config", "systemInstruction", "system_instruction",
                          "generationConfig", "generation_config", "model"})
+# GenerateContentRequest's fields (fact gemini.unknown_field_words): the v1beta proto's and those google-genai 3.6.1
+# sends to the Developer API, each in its JSON and its proto spelling (the API's parser reads both). Another top-level
+# field is the API's 400 on /v1beta and /v1; on /v1alpha, whose field list no source read gives, it passes unjudged
+_REQUEST_FIELDS = frozenset({"model", "contents", "tools", "systemInstruction", "system_instruction", "toolConfig",
+                             "tool_config", "safetySettings", "safety_settings", "generationConfig", "generation_config",
+                             "cachedContent", "cached_content", "labels", "serviceTier", "service_tier", "store",
+                             "continuationToken", "continuation_token"})
+_FIELDS_READ = ("v1beta", "v1")
+# a line of the protobuf JSON parser's refusal of a field: its google.rpc.BadRequest fieldViolation (mock_error)
+_UNKNOWN_LINE = re.compile(r"Invalid JSON payload received\. Unknown name \"(?:[^\"\\]|\\.)*\"(?: at '([^']*)')?: "
+                           r"Cannot find field\.")
 _MOCK_STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
                 413: "INVALID_ARGUMENT", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE",
                 504: "DEADLINE_EXCEEDED"}
@@ -42,9 +53,10 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     from .core.mock.judge import MockMalformed, MockRead
     from .core.mock.reading import blocks_text, read_tools, tool_message, unjudged
 
+    unknown, notes = _unknown_fields(body, route)
     contents = body.get("contents")
-    if not isinstance(contents, list):
-        raise MockMalformed("* GenerateContentRequest.contents: contents is not specified")
+    if not isinstance(contents, list):  # an OpenAI body (messages, tool_choice): its fields are what the API names
+        raise MockMalformed(unknown or "* GenerateContentRequest.contents: contents is not specified")
     groups = body.get("tools") or []
     if not isinstance(groups, list):
         raise MockMalformed("Invalid JSON payload received. Unknown name \"tools\": expected a list.")
@@ -56,7 +68,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                 declarations.extend(found)
             servers.extend(_checked_servers(group.get("mcpServers", group.get("mcp_servers")), f"tools[{index}]"))
             other.extend(f"tools[].{key}" for key in group if key not in _MOCK_READ_TOOL_KEYS)
-    tools, notes = read_tools([{"functionDeclarations": declarations}] if declarations else None, "gemini")
+    tools, read_notes = read_tools([{"functionDeclarations": declarations}] if declarations else None, "gemini")
+    notes = (*notes, *read_notes)
     config = body.get("toolConfig", body.get("tool_config"))
     calling = config.get("functionCallingConfig", config.get("function_calling_config")) \
         if isinstance(config, dict) else None
@@ -94,6 +107,9 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     texts.append(part["text"])
                     if signature is not None:
                         reasoning.append(ReasoningItem("gemini", signature=signature, position=len(calls)))
+                elif isinstance(signature, str) and signature:  # a part holding the signature alone (google-genai
+                    # 3.6.1 types.Part(thought_signature=...), as a stream may end): kept, as stream.py keeps it
+                    reasoning.append(ReasoningItem("gemini", signature=signature, position=len(calls)))
             for call in calls:
                 names[call.id] = call.name
             history.append(Message("assistant", "".join(texts) or None, tool_calls=tuple(calls),
@@ -141,16 +157,46 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     native = _mock_servers(servers)
     if native and not tools and isinstance(value, dict) and value.get("mode") == "ANY":
         notes = (*notes, _native_unanswered(native))
-    refusal = _mock_unsigned(contents, route.get("model") or "")
+    shape = _choice_shape(calling)
+    inside = _calling_unknown(calling, route)
+    if inside is not None:  # the API's words for the field; toolchoice's line naming the SDK type a finding
+        unknown, notes, shape = "\n".join(w for w in (unknown, inside) if w), (*notes, *((shape,) if shape else ())), None
+    refusal = unknown or _mock_unsigned(contents, route.get("model") or "")
     if refusal is None and _mock_parts_count(contents) is not None:  # said as the translator says it
         refusal = _mock_parts_count(contents)
         notes = (*notes, LedgerEntry("error", "history.missing_tool_result", str(refusal)))
     return MockRead(calling, tools, tuple(history), settings, route.get("stream", False), route.get("model"),
-                    choice_value=value, unjudged=unjudged(body, _MOCK_KNOWN) + tuple(sorted(set(other))), notes=notes,
+                    choice_value=value, unjudged=unjudged(body, _MOCK_KNOWN | _refused(body, route))
+                    + tuple(sorted(set(other))), notes=notes,
                     thinking=spec is None or spec.mode != "off", choices=count or 1,
                     refusal=refusal, native_tools=native, native_answers=False,
                     system=blocks_text(body.get("systemInstruction", body.get("system_instruction"))),
-                    shape=_choice_shape(calling))
+                    shape=shape)
+
+
+def _refused(body: dict[str, Any], route: dict[str, Any]) -> frozenset[str]:
+    """The top-level fields the API refuses: those GenerateContentRequest has not, where its field list is read."""
+    return frozenset(key for key in body if key not in _REQUEST_FIELDS) if route.get("version") in _FIELDS_READ \
+        else frozenset()
+
+
+def _unknown_fields(body: dict[str, Any], route: dict[str, Any]) -> tuple[str | None, tuple[LedgerEntry, ...]]:
+    """The API's 400 for top-level fields GenerateContentRequest has not, one line each in body order (fact
+    gemini.unknown_field_words), and toolchoice's line saying so (an OpenAI tool_choice: where Gemini's goes)."""
+    from .core.choice_shape_words import GEMINI_UNKNOWN_FIELD
+    from .core.model import quoted
+
+    refused = _refused(body, route)
+    names = [key for key in body if key in refused]
+    if not names:
+        return None, ()
+    words = "\n".join(GEMINI_UNKNOWN_FIELD.replace("{name}", name) for name in names)
+    advice = ("; for a tool_choice write toolConfig.functionCallingConfig ({\"mode\": \"ANY\", \"allowedFunctionNames\": "
+              "[...]}, AUTO or NONE)" if "tool_choice" in refused or "toolChoice" in refused else "")
+    return words, (LedgerEntry("error", "body.unknown_field", f"{', '.join(quoted(n) for n in names)} "
+                               f"{'is not a field' if len(names) == 1 else 'are not fields'} of Gemini's "
+                               "GenerateContentRequest (fact gemini.unknown_field_words): the API answers 400"
+                               + advice),)
 
 
 # google-genai 3.6.1 types.py FunctionCallingConfig's fields (camelCase on the REST wire, snake_case as the SDK may
@@ -158,6 +204,19 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
 _CALLING_KEYS = frozenset({"mode", "allowedFunctionNames", "allowed_function_names", "streamFunctionCallArguments",
                            "stream_function_call_arguments"})
 _MODES = frozenset({"MODE_UNSPECIFIED", "AUTO", "ANY", "NONE", "VALIDATED"})
+
+
+def _calling_unknown(calling: Any, route: dict[str, Any]) -> str | None:
+    """The API's 400 for functionCallingConfig fields FunctionCallingConfig has not (OpenAI's ``type``), one line each
+    in body order, named at the message's place in proto field names (fact gemini.unknown_field_words), where the
+    field list is read (/v1beta, /v1); else None (elsewhere toolchoice's words say it: _choice_shape)."""
+    from .core.choice_shape_words import GEMINI_UNKNOWN_AT
+
+    if not isinstance(calling, dict) or route.get("version") not in _FIELDS_READ:
+        return None
+    names = [str(key) for key in calling if key not in _CALLING_KEYS]
+    return "\n".join(GEMINI_UNKNOWN_AT.replace("{name}", name).replace("{at}", "tool_config.function_calling_config")
+                     for name in names) or None
 
 
 def _choice_shape(calling: Any) -> LedgerEntry | None:
@@ -385,5 +444,15 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> li
 
 
 def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str]]:
-    """{"error": {code, message, status}} (tests/data/responses/errors/error-gemini-invalid-function-name.json)."""
-    return {"error": {"code": status, "message": message, "status": _MOCK_STATUS.get(status, "UNKNOWN")}}, {}
+    """{"error": {code, message, status}} (tests/data/responses/errors/error-gemini-invalid-function-name.json); a
+    refusal of unknown fields also has the details its recorded bodies carry: a google.rpc.BadRequest with one
+    fieldViolation per line, its description the line, its field the place the line names, if any
+    (error-gemini-unknown-field.json; fact gemini.unknown_field_words)."""
+    error: dict[str, Any] = {"code": status, "message": message, "status": _MOCK_STATUS.get(status, "UNKNOWN")}
+    lines = message.split("\n")
+    found = [_UNKNOWN_LINE.fullmatch(line) for line in lines]
+    if status == 400 and all(found):
+        error["details"] = [{"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": [
+            {**({"field": match.group(1)} if match.group(1) else {}), "description": line}  # type: ignore[union-attr]
+            for match, line in zip(found, lines)]}]
+    return {"error": error}, {}

@@ -332,8 +332,14 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
                                   f"{_python(value)}) warns and changes the choice: {warned}"))
     if isinstance(outcome, Refusal):
         error = " ".join(outcome.error.split())
+        # the scenario's parallel_tool_calls alone refused (a call that does not pass it is sent): said, as the
+        # way out, since the scenario's key is the bind_tools argument
+        alone = bound.parallel is not None and not isinstance(wrapper.rule(bound._replace(parallel=None)), Refusal)
+        way_out = (f" (the scenario's parallel_tool_calls is passed as bind_tools(..., parallel_tool_calls="
+                   f"{bound.parallel}): where your call does not pass it, leave it out of the scenario and the request "
+                   "is sent)" if alone else "")
         ledger.append(LedgerEntry("error", "dialect.refused",
-                                  f"{wrapper.name} raises in {outcome.step}, nothing is sent: {error}"))
+                                  f"{wrapper.name} raises in {outcome.step}, nothing is sent{way_out}: {error}"))
         refused = Translation(api.provider, api.requested_tool_choice, None, None, ledger, ())
         return DialectView(refused, api, wrapper.name, call)
     body = json.loads(json.dumps(base.request.body))  # a deep copy; JSON data only

@@ -94,11 +94,24 @@ def reasoning_item(block: Any) -> ReasoningItem | None:
     if value.get("type") != "reasoning":
         return None
     block.only(("type", "id", "summary", "content", "encrypted_content", "status"), "a Responses reasoning item")
-    summary = tuple(p.get("text", "") for p in value.get("summary") or [] if isinstance(p, dict))
-    parts = [p.get("text") for p in value.get("content") or [] if isinstance(p, dict)]
+    summary = tuple(text or "" for text in _part_texts(block, "summary"))
+    parts = _part_texts(block, "content")
     return ReasoningItem("openai-responses", id=block.text("id"), summary=summary,
                          text="".join(t for t in parts if isinstance(t, str)) if parts else None,
                          encrypted=block.text("encrypted_content"))
+
+
+def _part_texts(block: Any, key: str) -> list[str | None]:
+    """The texts of a pasted reasoning item's ``summary`` or ``content``: a list of parts ``{type, text}``
+    (openai-python ``ResponseReasoningItem``: ``Summary {text, type: 'summary_text'}``, ``Content {text, type:
+    'reasoning_text'}``); any other value is one line naming it (a number was an internal error)."""
+    parts = block.value.get(key)
+    if parts is None:
+        return []
+    if not isinstance(parts, list) or not all(isinstance(part, dict) for part in parts):
+        raise block.fail(f"{key} of a Responses reasoning item must be a list of parts {{type, text}}, as the API "
+                         "returns it")
+    return [block.text("text", part) for part in parts]
 
 
 LEDGER_CODES: dict[str, str] = {

@@ -415,26 +415,31 @@ def test_a_key_the_upstream_spells_out_in_pieces_is_not_kept_by_the_proxy(tmp_pa
     assert not _leaks(json.dumps(records), [SPELLED])
 
 
-_PARTS = ["sk-", "sk-ant-api03-", "AIza", "AKIA", "ASIA", "gsk_", "xai-", "hf_", "ghp_", "github_pat_", "EXAMPLE",
+_PARTS = ["sk-", "sk-ant-api03-", "sk-proj-", "T3BlbkFJ", "AIza", "AKIA", "ASIA", "gsk_", "xai-", "hf_", "ghp_",
+          "github_pat_", "EXAMPLE",
           "a", "Z", "0", "9", "_", "-", " ", "\n", "\\", "é", "abcdefghij", "ABCDEFGHIJKLMNOP", "0123456789"]
 
 
 def test_the_prefix_search_finds_what_the_shapes_pattern_finds() -> None:
     """key_shapes looks for the issuers' prefixes, then tries the shapes there; the shapes as one pattern with the
-    edge's look-behind (as trial15c wrote them), tried everywhere, find the same keys in any text."""
+    edge's look-behind (as trial15c wrote them), tried everywhere, find the same keys in any text (the OpenAI-style
+    row's matches then kept where key_looks._openai_style reads them as keys, in both)."""
     import re
 
     from hypothesis import given, settings, strategies as st
 
+    from toolchoice.providers.core.key_looks import _openai_style
     from toolchoice.providers.core.redaction import KEY_SHAPES, key_shapes
 
     edge, end = r"(?<![A-Za-z0-9_-])", r"(?![A-Za-z0-9_-])"
-    everywhere = re.compile("|".join(f"{edge}(?:{pattern}){end}" for _, _, pattern, _ in KEY_SHAPES))
+    everywhere = re.compile("|".join(f"(?P<{'openai' if prefix == 'sk-' else f'row{i}'}>{edge}(?:{pattern}){end})"
+                                     for i, (_, prefix, pattern, _) in enumerate(KEY_SHAPES)))
 
     @settings(max_examples=300, deadline=None, database=None)
     @given(st.lists(st.sampled_from(_PARTS), max_size=40).map("".join))
     def check(text: str) -> None:
-        wanted = [m.group() for m in everywhere.finditer(text)] if len(text) >= 20 else []
+        wanted = [m.group() for m in everywhere.finditer(text) if m.lastgroup != "openai" or _openai_style(m.group())
+                  ] if len(text) >= 20 else []
         assert [key for key, _, _ in key_shapes(text)] == wanted
 
     check()
@@ -452,3 +457,21 @@ def test_a_key_in_a_path_no_route_takes_is_not_in_the_line(tmp_path: Path) -> No
     assert not _leaks(json.dumps(records), [SHAPED]) and MARKER in records[0]["path"]
     for path in tmp_path.rglob("*"):
         assert not _leaks(path.read_bytes(), [SHAPED]), path.name
+
+
+def test_a_piece_of_any_of_a_thousand_keys_in_one_body_is_redacted() -> None:
+    """A body holding 1,000 distinct keys: a 20-character piece of the last one, quoted where no look finds it (a
+    reply, a stream's event), is redacted too (the first redaction.SPELLED_FOUND in every spelling, the others as
+    written); the pieces of keys past body_secrets.FOUND_AT_MOST are not searched for (docs/keys.md says so)."""
+    import hashlib
+
+    from toolchoice.providers.core.mock.body_secrets import FOUND_AT_MOST, body_keys
+    from toolchoice.providers.core.redaction import SPELLED_FOUND, Redactor
+
+    keys = ["sk-proj-" + hashlib.sha256(str(i).encode()).hexdigest()[:48] for i in range(1000)]
+    found = body_keys({"messages": [{"role": "user", "content": f"key {key}"} for key in keys]})
+    assert len(found) == 1000 > SPELLED_FOUND and FOUND_AT_MOST >= 1000
+    redactor = Redactor({}, found=found)
+    for key in (keys[0], keys[SPELLED_FOUND], keys[-1]):
+        shown = redactor.text(f"the reply quotes {key[10:30]} here")
+        assert key[10:30] not in shown and MARKER in shown, shown

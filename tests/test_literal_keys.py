@@ -127,6 +127,49 @@ def test_near_misses_in_extra_and_elsewhere_are_sent_as_written(tmp_path):
     assert example in body["tools"][0]["function"]["description"]
 
 
+# ---- sk-: OpenAI's key formats, and names that merely begin so (key_looks._openai_style) -----------------------
+
+# real-looking fake keys of each form the OpenAI-style row's sources give, made of pieces (none is anyone's key)
+_MIXED = "Xb7_Kd2-Qm9Lp4Vr1Zt6Wn3Hc8Jf5Gy0Ds"  # 34 URL-safe characters, as a project key's halves hold
+OPENAI_KINDS = {
+    "legacy (sk- + 48, the T3BlbkFJ marker)": "sk-" + "Q7w9E2r4T6y8U1i3O5p0" + "T3BlbkFJ" + "a2S4d6F8g1H3j5K7l9Z0",
+    "project": "sk-proj-" + _MIXED * 2 + "T3BlbkFJ" + _MIXED[::-1] * 2,
+    "service account": "sk-svcacct-" + _MIXED[::-1] * 2 + "T3BlbkFJ" + _MIXED * 2,
+    "admin": "sk-admin-" + _MIXED[:29] * 2 + "T3BlbkFJ" + _MIXED[5:] * 2,
+    "an older project key named by its project": "sk-" + "Weather-Bot-" + "K8m2Q9x4L7v1N3b6Z5c0" + "T3BlbkFJ"
+                                                  + "p9O8i7U6y5T4r3E2w1Q0",
+    "project, no marker": "sk-proj-" + _MIXED + _MIXED[::-1],
+    "DeepSeek (32 hex digits)": "sk-" + "0f1e2d3c4b5a6978" * 2,
+    "OpenRouter": "sk-or-v1-" + "9a8b7c6d5e4f3a2b" * 4,
+    "a gateway's sk- + token_urlsafe(32)": "sk-" + "Vb3_qT9xLm2-Kp7RzW4nHc8Jd1Fs5Gy6Ea0UoP2iY",
+}
+# names an sk- prefix begins: a scikit-learn model, a tool, a project's setting (20 characters or more, digits too)
+SK_NAMES = ["sk-learn-regressor-2024-v2", "sk-Learn-Regressor-2024-V2", "sk-proj-settings-2024-v2",
+            "sk-tool-lookup-weather-v2-2025", "sk-learn_gradient_boosting_2024_07"]
+
+
+@pytest.mark.parametrize("kind", sorted(OPENAI_KINDS))
+def test_each_openai_key_form_is_refused_in_extra_and_in_a_header(kind):
+    key = OPENAI_KINDS[kind]
+    for text in (HEAD + f"    extra:\n      metadata: {{note: '{key}'}}\n",
+                 HEAD + f"    headers: {{X-Trace: '{key}'}}\n"):
+        error = load_error(text)
+        assert "shaped like an OpenAI-style key (sk-…)" in error.message and key[8:20] not in str(error), kind
+
+
+@pytest.mark.parametrize("name", SK_NAMES)
+def test_a_name_that_begins_with_sk_is_sent_and_shown_as_written(name):
+    """The old rule (sk- and 20 characters holding a digit) refused these as keys: a false refusal."""
+    from toolchoice.providers.core.redaction import Redactor, key_shapes
+    from toolchoice.providers.core.scenario import load_scenario_text
+
+    text = (HEAD + f"    model: {name}\n    headers: {{X-Model: {name}}}\n"
+            f"    extra:\n      tool_name: {name}\n      metadata: {{note: 'use {name}'}}\n")
+    scenario = load_scenario_text(text, "s.yaml")
+    assert scenario.providers["openai"].model == name and key_shapes(name) == []
+    assert Redactor({}).text(f"model {name} here") == f"model {name} here"
+
+
 def test_a_variable_in_extra_is_read_only_when_allowed_sent_and_shown_nowhere(tmp_path):
     from servers import StandIn, Step
 

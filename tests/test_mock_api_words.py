@@ -185,11 +185,12 @@ def test_every_recorded_word_is_quoted_in_its_dated_fact() -> None:
     rows = [(dated, row) for dated in FACTS for row in refusals(dated.value)]
     # + Azure's gpt-6-astra words (trial13g), Groq's qwen/qwen3-32b and Mistral Small's reasoning_effort 400s
     # (core/effort_facts.py), Claude's top-level anyOf (trial13l), Azure's gpt-5.6 words (ninth audit pass), the
-    # tool_choice shapes of another API (trial15l: OpenAI's, Responses', Anthropic's two; core/choice_shape_words.py)
-    assert len(rows) == 20
+    # tool_choice shapes of another API (trial15l: OpenAI's, Responses', Anthropic's two; core/choice_shape_words.py),
+    # Gemini's unknown field, at the top and inside (trial16d)
+    assert len(rows) == 22
     for dated, row in rows:
         assert dated.verified == "2026-11-27" and set(row.providers) <= set(dated.providers)
-        first = row.words.split("{model}")[0].split("{tool_index}")[0].split("{type}")[0]
+        first = row.words.split("{model}")[0].split("{tool_index}")[0].split("{type}")[0].split("{name}")[0]
         assert first in dated.source.replace('\\"', '"'), row
 
 
@@ -311,6 +312,9 @@ RECORDED = [
     ("gemini", "error-gemini-function-calling-config-without-declarations.json",
      {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
       "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}),
+    # nashsu/llm_wiki#49: a top-level field GenerateContentRequest has not, with its BadRequest details
+    ("gemini", "error-gemini-unknown-field.json",
+     {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "temperature": 0.7}),
     # zed-industries/zed#53034: the tool-call id refusal
     ("mistral", "error-mistral-400-tool-call-id.json",
      {"model": "mistral-medium-latest", "messages": [

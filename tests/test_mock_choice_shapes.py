@@ -286,11 +286,20 @@ def _gemini(calling: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize("calling", [{"mode": "REQUIRED"}, {"type": "any"}, {"mode": "ANY", "type": "function"}])
 def test_gemini_refuses_a_mode_or_field_functioncallingconfig_does_not_have(mocks: Any, calling: Any) -> None:
-    """No recorded 400 of Gemini's for it: toolchoice's line naming google-genai's FunctionCallingConfig, in Google's
-    envelope. {"mode": "REQUIRED"} was read as unknown and answered 200."""
+    """A mode: no recorded 400 of Gemini's for it, toolchoice's line naming google-genai's FunctionCallingConfig, in
+    Google's envelope ({"mode": "REQUIRED"} was read as unknown and answered 200). A field it has not: the protobuf
+    JSON parser's recorded form for a field inside the request, at the message's place (trial16d; fact
+    gemini.unknown_field_words: 'Unknown name "tools" at 'generation_config': Cannot find field.'), toolchoice's
+    line still the finding."""
     status, reply, line = post(mocks("gemini"), GEMINI_PATH, _gemini(calling))
-    assert status == 400 and reply["error"]["status"] == "INVALID_ARGUMENT"
-    assert "FunctionCallingConfig" in reply["error"]["message"] and "tool_choice.shape" in codes(line)
+    assert status == 400 and reply["error"]["status"] == "INVALID_ARGUMENT" and "tool_choice.shape" in codes(line)
+    if "type" in calling:
+        assert reply["error"]["message"] == ("Invalid JSON payload received. Unknown name \"type\" at "
+                                             "'tool_config.function_calling_config': Cannot find field.")
+        assert reply["error"]["details"][0]["fieldViolations"] == [
+            {"field": "tool_config.function_calling_config", "description": reply["error"]["message"]}]
+    else:
+        assert "FunctionCallingConfig" in reply["error"]["message"]
 
 
 @pytest.mark.skipif(missing("google.genai"), reason="needs google-genai")

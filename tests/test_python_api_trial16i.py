@@ -35,9 +35,12 @@ DATA: dict[str, Any] = {
 SCENARIO = load_scenario_dict(DATA)
 
 
+NAMES = ", ".join(dialects.DIALECTS)  # every dialect (langchain, litellm, ...)
+
+
 @pytest.mark.parametrize("name, settings, python, command_line", [
-    ("langchian", None, "dialect 'langchian': not a dialect (one of langchain, litellm, vercel)",
-     "--dialect 'langchian': not a dialect (one of langchain, litellm, vercel)"),
+    ("langchian", None, f"dialect 'langchian': not a dialect (one of {NAMES})",
+     f"--dialect 'langchian': not a dialect (one of {NAMES})"),
     ("langchain", {"drop_params": True},
      "settings['drop_params'] is a setting of dialect litellm (add dialect litellm, or drop settings['drop_params'])",
      "--drop-params is a setting of --dialect litellm (add --dialect litellm, or drop --drop-params)"),
@@ -177,7 +180,7 @@ def test_a_key_in_the_path_import_saved_is_given_is_said_by_its_placeholder(monk
 
 def test_the_key_env_note_names_the_python_keyword_and_doing_as_it_says_renders(monkeypatch: pytest.MonkeyPatch,
                                                                                tmp_path: Path) -> None:
-    secret = "sk-proj-" + "b1" * 15
+    secret = "sk-proj-" + "b1C2" * 12  # a key's shape (mixed case and digits; test_saved_scenario's)
     body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}], "metadata": {"note": secret}}
     path = tmp_path / "sample-001.request.json"
     path.write_text(json.dumps({"method": "POST", "url": "https://api.openai.com/v1/chat/completions", "headers": {},

@@ -74,3 +74,30 @@ def test_mock_md_s_python_loop_runs_as_written(monkeypatch: pytest.MonkeyPatch) 
     assert blocks
     for number, block in enumerate(blocks, 1):
         exec(compile(block, f"docs/mock.md example {number}", "exec"), {"__name__": "docs_mock_md"})  # noqa: S102
+
+
+def test_the_pytest_file_s_tests_pass_as_pytest_runs_them():
+    """docs/python.md's "In your pytest suite" block: each test_ function it defines, called once per parametrize
+    case with a fresh monkeypatch, as pytest would (a new user copies the file as is)."""
+    import itertools
+
+    text = PAGE.read_text(encoding="utf-8")
+    section = text[text.index("## In your pytest suite"):text.index("## Types")]
+    [block] = python_blocks(section)
+    namespace: dict = {"__name__": "test_tool_choice"}
+    exec(compile(block, "docs/python.md: test_tool_choice.py", "exec"), namespace)  # noqa: S102
+    tests = {name: fn for name, fn in namespace.items() if name.startswith("test_") and callable(fn)}
+    assert sorted(tests) == ["test_required_on_the_wire", "test_the_model_obeys_required"]
+    called = 0
+    for fn in tests.values():
+        marks = [m for m in getattr(fn, "pytestmark", []) if m.name == "parametrize"]
+        cases = [[dict(zip([n.strip() for n in m.args[0].split(",")], v if isinstance(v, tuple) else (v,)))
+                  for v in m.args[1]] for m in marks]
+        for combination in itertools.product(*cases):
+            arguments = {k: v for case in combination for k, v in case.items()}
+            with pytest.MonkeyPatch.context() as monkeypatch:
+                if "monkeypatch" in fn.__code__.co_varnames[:fn.__code__.co_argcount]:
+                    arguments["monkeypatch"] = monkeypatch
+                fn(**arguments)
+            called += 1
+    assert called == 5

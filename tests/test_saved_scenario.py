@@ -612,7 +612,7 @@ def test_key_shaped_values_a_hand_made_save_holds_become_variables_the_scenario_
     """A key's shape in a *-beta header, a key in a body field named for a credential and a key's shape in another
     field kept in extra: the scenario holds each as the $NAME the literal-key refusal names (never the value), a
     saved.key_env note says where, and the scenario reads back and renders with --allow-env for those names."""
-    beta, shaped, literal = "sk-ant-api03-" + "A" * 30, "sk-proj-" + "b1" * 15, "plaintext-secret-123"
+    beta, shaped, literal = "sk-ant-api03-" + "A" * 30, "sk-proj-" + "b1C2" * 12, "plaintext-secret-123"
     body = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [{"role": "user", "content": "hi"}],
             "metadata": {"user_id": "u1", "api_key": literal, "note": shaped}, "top_k": 5}
     path = tmp_path / "anthropic.request.json"
@@ -649,7 +649,7 @@ def test_key_shaped_values_a_hand_made_save_holds_become_variables_the_scenario_
 def test_two_keys_of_one_name_get_two_variables_and_a_scheme_word_stays(tmp_path):
     """Two different keys where the refusal would name MY_API_KEY for both: MY_API_KEY and MY_API_KEY_2; the same key
     twice: one variable; "Bearer <key>" in a credential field keeps its scheme word."""
-    one, two = "sk-proj-" + "c2" * 15, "gsk_" + "D" * 30
+    one, two = "sk-proj-" + "c2D3" * 12, "gsk_" + "D" * 30  # sk-proj- and 40 or more: an OpenAI key (key_looks)
     body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}],
             "metadata": {"a": one, "b": two, "c": one}, "user": "u", "prediction_auth": {"token": "Bearer abcdefgh12345"}}
     data, lines = _saved_file(tmp_path, "openai", "https://api.openai.com/v1/chat/completions", body)

@@ -158,6 +158,8 @@ QUOTES: tuple[Quote, ...] = (
     Quote("fact:anthropic.tool_choice_shape_words", "anthropic", "types/tool_choice_param.py",
           ("ToolChoiceParam: TypeAlias = Union[ToolChoiceAutoParam, ToolChoiceAnyParam, ToolChoiceToolParam, "
            "ToolChoiceNoneParam]",)),
+    # the GenerateContentRequest fields google-genai sends to the Developer API beside the proto's (trial16d)
+    Quote("fact:gemini.unknown_field_words", "google.genai", "models.py", ("setv(parent_object, ['serviceTier']",)),
     # a thinking effort on Groq and Mistral (core/effort_facts.py), read 2026-11-27
     Quote("fact:groq.reasoning_effort", "groq", "types/chat/completion_create_params.py",
           ('reasoning_effort: Optional[Literal["none", "default", "low", "medium", "high"]]',

@@ -14,6 +14,11 @@ from .fact_record import CITE_END, Fact
 from .fact_values import RefusalWords
 
 _READ = "2026-11-27"
+# Gemini's protobuf JSON parser refusing a field GenerateContentRequest has not ({name}: the field as sent), one line
+# per field, joined by a newline (fact gemini.unknown_field_words; providers/gemini_mock.py)
+GEMINI_UNKNOWN_FIELD = 'Invalid JSON payload received. Unknown name "{name}": Cannot find field.'
+# the same for a field of a message inside it, {at} the message's place in proto field names
+GEMINI_UNKNOWN_AT = 'Invalid JSON payload received. Unknown name "{name}" at \'{at}\': Cannot find field.'
 
 CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
     Fact("openai.tool_choice_shape_words", ("openai",),
@@ -64,4 +69,38 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          (RefusalWords("tool_choice.shape", ("anthropic",), "tool_choice: Input tag '{type}' found using 'type' does "
                        "not match any of the expected tags: 'auto', 'any', 'tool', 'none'"),
           RefusalWords("tool_choice.not_object", ("anthropic",), "tool_choice: Input should be an object"))),
+    Fact("gemini.unknown_field_words", ("gemini",),
+         "Gemini's generateContent answers a top-level field GenerateContentRequest has not (OpenAI's tool_choice, "
+         "messages, temperature, max_tokens) with 400 INVALID_ARGUMENT: 'Invalid JSON payload received. Unknown name "
+         "\"NAME\": Cannot find field.', one line per field joined by a newline, each also a google.rpc.BadRequest "
+         "fieldViolation with that description and no field. The fields it has: model, systemInstruction, contents, "
+         "tools, toolConfig, safetySettings, generationConfig, cachedContent (the v1beta proto), and the labels, "
+         "serviceTier, store and continuationToken google-genai sends to the Developer API; each in its JSON and its "
+         "proto spelling. A field of a message inside it that the message has not is named with its place in proto field "
+         "names: 'Unknown name \"NAME\" at 'tool_config.function_calling_config': Cannot find field.', its "
+         "fieldViolation's field that place. The mock answers these words and that envelope on /v1beta and /v1 "
+         "(body.unknown_field; a functionCallingConfig field FunctionCallingConfig has not, tool_choice.shape)",
+         "nashsu/llm_wiki#49 (2026-04-21, a top-level temperature, the whole body); steipete/summarize#209 "
+         "(2026-04-27, 'I tested directly against the Gemini API': top-level temperature and maxOutputTokens answered "
+         "400 INVALID_ARGUMENT); googleapis/python-genai#425 (2025-02-28, the whole body, a top-level "
+         "systemInstruction) and #1398 (2025-09-18, two such lines joined by a newline); Alishahryar1/free-claude-code"
+         "#542 (2026-05-24, generativelanguage.googleapis.com, the same envelope); a field inside: CherryHQ/cherry-studio"
+         "#15047 (at 'tool_config'), google-gemini/deprecated-generative-ai-js#125 (2024-05-03, at 'generation_config', "
+         "its fieldViolation's field 'generation_config'), mnfst/llm-gateway#1858 (2026-05-07, the whole body with "
+         "field and description); a public client's notes on an "
+         "OpenAI-shaped body sent to generateContent (found by the code index, read 2026-11-27); the field list: "
+         "googleapis/googleapis google/ai/generativelanguage/v1beta/generative_service.proto (GenerateContentRequest, "
+         f"commit bc7e3ba) and google-genai 3.6.1 models.py _GenerateContentConfig_to_mldev{CITE_END}'{{ \"error\": {{ "
+         "\"code\": 400, \"message\": \"Invalid JSON payload received. Unknown name \\\"temperature\\\": Cannot find "
+         "field.\", \"status\": \"INVALID_ARGUMENT\", \"details\": [ { \"@type\": \"type.googleapis.com/"
+         "google.rpc.BadRequest\", \"fieldViolations\": [ { \"description\": \"Invalid JSON payload received. "
+         "Unknown name \\\"temperature\\\": Cannot find field.\" } ] } ] } }' (llm_wiki#49); 'Invalid JSON payload "
+         "received. Unknown name \"tools\" at 'generation_config': Cannot find field. [{\"@type\":\"type.googleapis."
+         "com/google.rpc.BadRequest\",\"fieldViolations\":[{\"field\":\"generation_config\",\"description\":"
+         "\"Invalid JSON payload received. Unknown name \\\"tools\\\" at 'generation_config': Cannot find field.\"}]}]' "
+         "(deprecated-generative-ai-js#125); 'Invalid JSON payload "
+         "received. Unknown name \"tool_choice\": Cannot find field.' (the client's notes); 'optional string "
+         "cached_content = 9'; \"setv(parent_object, ['serviceTier'], ...)\"", _READ,
+         (RefusalWords("body.unknown_field", ("gemini",), GEMINI_UNKNOWN_FIELD),
+          RefusalWords("body.unknown_field", ("gemini",), GEMINI_UNKNOWN_AT))),
 )

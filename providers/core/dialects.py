@@ -67,8 +67,12 @@ DIALECTS: dict[str, Dialect] = {
                          "as LangChain's bind_tools sends it"),
     "litellm": Dialect("litellm", "litellm_dialect", "LiteLLM", "litellm route", "(no route)",
                        "as litellm.completion sends it", ("drop_params",)),
+    "openai-agents": Dialect("openai-agents", "openai_agents_dialect", "openai-agents", "openai-agents model",
+                             "(no route)", "as the openai-agents Runner sends it first"),
     "vercel": Dialect("vercel", "vercel_dialect", "the AI SDK", "ai-sdk model", "(no package)",
                       "as the AI SDK's generateText sends it", ("active_tools",)),
+    "pydantic-ai": Dialect("pydantic-ai", "pydantic_ai_dialect", "pydantic-ai", "pydantic-ai model", "(no model class)",
+                           "as a pydantic-ai Agent's first request sends it"),
 }
 NAMES: tuple[str, ...] = (API, *DIALECTS)
 

@@ -25,10 +25,16 @@ KEY_SHAPES: tuple[tuple[str, str, str, str], ...] = (
      "secondary, read 2026-11-27 (no Anthropic page found that states the form): vibekit.bot/anthropic-api-key-format "
      "'Every Anthropic API key starts with sk-ant-api03-', 'sk-ant-oat01-… — an OAuth access token issued by the "
      "Claude CLI's claude setup-token'; claudeinsider.com/docs/api/authentication 'sk-ant-api03-xxxx'"),
+    # the pattern is what every such key matches; _openai_style says which of its matches are keys (a plain name
+    # such as sk-learn-regressor-2024-v2 matches it and is none)
     ("an OpenAI-style key", "sk-", r"sk-(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}",
-     "secondary, read 2026-11-27: mongodb/kingfisher PR #68 'OpenAI API keys can now take different forms: sk-proj-, "
-     "sk-svcacct-, sk-None-'; langflow-ai/langflow PR #12122 'sk-proj (project keys) sk- (legacy user account keys) "
-     "sk-svcacct (service account keys) or sk-None'; DeepSeek's and OpenRouter's (sk-or-v1-) keys take the same form"),
+     "gitleaks/gitleaks cmd/generate/config/rules/openai.go (read 2026-11-27): rule openai-api-key "
+     "'sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|"
+     "[A-Za-z0-9_-]{58})\\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}', keywords 'T3BlbkFJ'; secondary, read "
+     "2026-11-27: mongodb/kingfisher PR #68 'OpenAI API keys can now take different forms: sk-proj-, sk-svcacct-, "
+     "sk-None-'; langflow-ai/langflow PR #12122 'sk-proj (project keys) sk- (legacy user account keys) sk-svcacct "
+     "(service account keys) or sk-None'; DeepSeek's keys (sk- and 32 hex digits) and OpenRouter's (sk-or-v1-) take "
+     "the same form, and so do self-hosted gateways' keys made as 'sk-' + secrets.token_urlsafe(n)"),
     ("a Google API key", "AIza", r"AIza[0-9A-Za-z_-]{35}",
      "learn.microsoft.com/purview/sit-defn-google-api-key (read 2026-11-27): 'A combination of 39 characters', "
      "\"A token prefix (case-sensitive) 'AIza'\"; Google AI Studio now also issues keys starting AQ. "
@@ -54,6 +60,35 @@ KEY_SHAPES: tuple[tuple[str, str, str, str], ...] = (
 )
 
 
+# Which matches of the OpenAI-style row are keys (its source above): one run of letters and digits (OpenAI's legacy
+# keys, sk- and 48; DeepSeek's, 32 hex digits), OpenAI's base64 marker T3BlbkFJ ("OpenAI") that every key in
+# gitleaks' rule holds, OpenAI's own kinds (sk-proj-, sk-svcacct-, sk-admin-, sk-None-) with 40 more characters
+# (gitleaks' examples hold 58-74 on each side of the marker), OpenRouter's sk-or-v1- with 32 more; else a random
+# token (_random_token). A plain name has words between its hyphens: sk-learn-regressor-2024-v2 is none of these.
+_OPENAI_KINDS = re.compile(r"sk-(?:[A-Za-z0-9]+|[A-Za-z0-9_-]*T3BlbkFJ[A-Za-z0-9_-]*|(?:proj|svcacct|admin|None)-"
+                           r"[A-Za-z0-9_-]{40,}|or-v[0-9]+-[A-Za-z0-9]{32,})")
+_CLASS = {**dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZ", 0), **dict.fromkeys("abcdefghijklmnopqrstuvwxyz", 1),
+          **dict.fromkeys("0123456789", 2)}
+RANDOM_SWITCHES = 0.4  # the share of neighbouring letters and digits that switch between upper, lower and digit
+
+
+def _random_token(tail: str) -> bool:
+    """Whether an ``sk-`` key's hyphenated tail reads as random (``"sk-" + secrets.token_urlsafe(n)``, a gateway's or
+    LiteLLM's virtual key) rather than words: upper and lower case letters and digits, and at least RANDOM_SWITCHES of
+    the neighbouring pairs of them switching between the three (random URL-safe text: ~0.62; a token_urlsafe(32)
+    key reads as words 3 times in 1,000, a token_urlsafe(16) one 4 in 100; Learn-Regressor-2024-V2: 0.19)."""
+    classes = [_CLASS.get(ch) for ch in tail]
+    if not {0, 1, 2} <= set(classes):
+        return False
+    pairs = [(a, b) for a, b in zip(classes, classes[1:]) if a is not None and b is not None]
+    return sum(a != b for a, b in pairs) >= RANDOM_SWITCHES * len(pairs)
+
+
+def _openai_style(key: str) -> bool:
+    """Whether a match of the OpenAI-style row is a key (``_OPENAI_KINDS``, ``_random_token``)."""
+    return _OPENAI_KINDS.fullmatch(key) is not None or _random_token(key[3:])
+
+
 def key_shapes(text: str) -> list[tuple[str, str, str]]:
     """The keys of a known shape in ``text``: (the key, what it looks like, the prefix a message may show)."""
     if not isinstance(text, str) or len(text) < 20:
@@ -67,6 +102,7 @@ def key_shapes(text: str) -> list[tuple[str, str, str]]:
 # C-speed search finds (~9 ms a MB), and the shape is tried only there (the same matches: tests/test_body_keys.py).
 _PREFIXES = re.compile(r"sk-|AIza|AKIA|ASIA|gsk_|xai-|hf_|gh[pousr]_|github_pat_")
 _SHAPE_AT = re.compile("|".join(f"(?P<s{i}>(?:{pattern}){_END})" for i, (_, _, pattern, _) in enumerate(KEY_SHAPES)))
+_OPENAI_GROUP = f"s{next(i for i, row in enumerate(KEY_SHAPES) if row[1] == 'sk-')}"
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 # AWS's documentation's own example key ids (AKIAIOSFODNN7EXAMPLE, read 2026-11-27 in the STS GetAccessKeyInfo page
 # quoted above) are no one's key: text quoting them (a tool's description) is shown as written, as gitleaks allows
@@ -89,7 +125,8 @@ def _shape_spans(text: str, json_text: bool = True, examples: bool = False) -> l
         start = found.start()
         if start == 0 or text[start - 1] not in _KEY_CHARS or (json_text and _after_escape(text, start)):
             whole = _SHAPE_AT.match(text, start)
-            if whole is not None and (examples or not _DOCUMENTED.fullmatch(whole.group())):
+            if whole is not None and (examples or not _DOCUMENTED.fullmatch(whole.group())) and (
+                    whole.lastgroup != _OPENAI_GROUP or _openai_style(whole.group())):
                 spans.append((start, whole.end(), int(whole.lastgroup[1:])))  # type: ignore[index]
                 at = whole.end()
                 continue

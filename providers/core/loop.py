@@ -43,14 +43,24 @@ def later_steps(scenario: Scenario, override: Any = None) -> list[str]:
     for number in range(2, min(spec.max_steps, max(2, len(spec.steps))) + 1):
         s = step_scenario(scenario, number, (), override, called=True)  # a step after 1 follows a tool call
         choice = s.tool_choice.to_json() if s.tool_choice is not None else "unset"
-        again = " (and every later step)" if spec.steps and number >= len(spec.steps) else ""
+        # the last entry of loop.steps repeats; without steps every step is step 2's
+        again = " (and every later step)" if number >= len(spec.steps) and number < spec.max_steps else ""
         lines.append(f"step {number}{again}: tool_choice {json.dumps(choice)}, offers "
                      f"{', '.join(s.tool_names) or 'no tools'}; its history adds step {number - 1}'s assistant turn "
                      "(the reply's calls and ids) and a result per call from loop.results")
     stop = f"the stop tool '{spec.stop_tool}' is called" if spec.stop_tool else "the model answers without a tool call"
     if spec.repeated_calls:
         stop += f", when the same call comes {spec.repeated_calls} steps in a row"
-    lines.append(f"the loop ends when {stop}, at max_steps {spec.max_steps}, or when a step fails")
+    from .loop_lint import forcing_tail
+
+    tail, _ = forcing_tail(scenario, override)
+    if tail is None:
+        lines.append(f"the loop ends when {stop}, at max_steps {spec.max_steps}, or when a step fails")
+    else:  # every step from ``tail`` forces a call: the model cannot answer without one (loop.cannot_end)
+        repeats = f", when the same call comes {spec.repeated_calls} steps in a row" if spec.repeated_calls else ""
+        lines.append(f"the loop ends only at max_steps {spec.max_steps}{repeats} or when a step fails: from step "
+                     f"{tail} on every step forces a call and no stop tool can end it (loop.cannot_end; a provider "
+                     "that cannot send the choice, as Ollama, lets the model answer)")
     return lines
 
 

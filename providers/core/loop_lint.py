@@ -100,14 +100,14 @@ def hosted_calls(scenario: Scenario, override: Any = None, provider: str | None 
                        "calls (a program's calls to your tools come back as function calls)")
 
 
-def cannot_end(scenario: Scenario, override: Any = None, provider: str | None = None,
-               capabilities: Any = None) -> LedgerEntry | None:
-    """From some step on every step forces a call and the stop tool (if any) cannot be called: the loop
-    ends only at max_steps. A step whose forced call may be a hosted tool's can end it (``hosted_calls``);
-    ``provider``: the hosted tools counted are those its module renders (None: every one declared)."""
+def forcing_tail(scenario: Scenario, override: Any = None, provider: str | None = None,
+                 capabilities: Any = None) -> tuple[int | None, list[str]]:
+    """The step from which every step forces a call that no stop tool can end (None: the loop can end before
+    max_steps), and each such step's choice as the finding words it; ``provider`` None: every forcing choice
+    taken as sent."""
     spec = scenario.loop or NO_LOOP
     if spec.after_call == "auto" or spec.max_steps <= 1:  # one step: ending at max_steps is the plan
-        return None
+        return None, []
     last = distinct_steps(spec)
     tail = None
     choices: list[str] = []
@@ -117,8 +117,19 @@ def cannot_end(scenario: Scenario, override: Any = None, provider: str | None = 
             break
         tail = number
         choices.insert(0, f"step {number}{' and later' if number == last else ''}: {_shown(s.tool_choice)}")
+    return tail, choices
+
+
+def cannot_end(scenario: Scenario, override: Any = None, provider: str | None = None,
+               capabilities: Any = None) -> LedgerEntry | None:
+    """From some step on every step forces a call and the stop tool (if any) cannot be called: the loop
+    ends only at max_steps. A step whose forced call may be a hosted tool's can end it (``hosted_calls``);
+    ``provider``: the hosted tools counted are those its module renders (None: every one declared)."""
+    spec = scenario.loop or NO_LOOP
+    tail, choices = forcing_tail(scenario, override, provider, capabilities)
     if tail is None:
         return None
+    last = distinct_steps(spec)
     stop = (f"the stop tool '{spec.stop_tool}' cannot be called there" if spec.stop_tool else
             "there is no stop tool (the loop stops only when the model answers without a tool call)")
     guard = (f"; loop.stop.repeated_calls {spec.repeated_calls} only cuts a repeating loop short"

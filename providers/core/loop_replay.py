@@ -189,6 +189,18 @@ def load_replay(folder: str | os.PathLike[str], provider: str) -> Replay:
                         " wrote, or one with step-01.response.json, step-02...", names=("run.save",))
 
 
+def saved_providers(folder: str | os.PathLike[str]) -> list[str]:
+    """The provider ids ``folder`` holds a saved run of (``<provider>/loop-NNN/``, what --save writes); [] where it
+    holds none, or cannot be read."""
+    from .capabilities import PROVIDER_IDS
+
+    try:
+        return [p.name for p in sorted(Path(folder).iterdir()) if p.name in PROVIDER_IDS and p.is_dir() and
+                _loop_dirs(p)]
+    except OSError:
+        return []
+
+
 def _loop_dirs(base: Path) -> list[Path]:
     return sorted(_not_linked(p) for p in base.iterdir()
                   if p.is_dir() and re.fullmatch(r"loop-\d+", p.name) and _step_files(p))

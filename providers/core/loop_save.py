@@ -3,6 +3,8 @@ reply, and once the loop ended its full history as a scenario (``transcript_scen
 
 from __future__ import annotations
 
+import itertools
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -97,12 +99,31 @@ def save_summary(folder: Path, run: LoopRun, scenario: Scenario, secrets: dict[s
     write_atomic(base / "loop.json", redact(dumps(run.to_json())))
 
 
+TRANSCRIPT_OF = "transcript of a toolchoice run of "  # a transcript's description, then the scenario it ran
+
+
+def transcript_of(path: str | os.PathLike[str]) -> str | None:
+    """The scenario file a saved transcript (the ``scenario.yaml`` a --save folder holds) ran, as its first line's
+    description names it; None for any other file (or one that cannot be read)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = [f.readline(4096).rstrip("\n") for _ in range(8)]
+    except (OSError, UnicodeDecodeError):
+        return None
+    prefix = f"description: {TRANSCRIPT_OF}"
+    if not lines[0].startswith(prefix):
+        return None
+    folded = [lines[0][len(prefix):]] + [line.strip() for line in
+                                         itertools.takewhile(lambda line: line.startswith(" "), lines[1:])]
+    return " ".join(folded).strip("'\" ") or None  # a path past the dump's width 100 is folded at its spaces
+
+
 def transcript_scenario(scenario: Scenario, history: list[Message]) -> str:
     """The scenario with the loop's full history as its messages, as YAML that `render`, `send`
     and `run` read as it is (the loop: section kept as written)."""
     import yaml
 
-    data: dict[str, Any] = {"description": f"transcript of a toolchoice run of {scenario.path}"}
+    data: dict[str, Any] = {"description": f"{TRANSCRIPT_OF}{scenario.path}"}
     tools = []
     for t in scenario.tools:
         tool: dict[str, Any] = {"type": "custom", "name": t.name} if t.kind == "custom" else {"name": t.name}

@@ -11,6 +11,7 @@ No third-party imports: this module is on `render`'s start-up path (the patterns
 """
 
 import functools
+import re
 
 from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple
@@ -171,6 +172,27 @@ def unknown_note(provider: str, model: str) -> str | None:
     return (f"no model rule knows {model}: its thinking and tool_choice limits are unknown here, so nothing is "
             f"refused or changed on a guess (set them with providers.{provider}.rules; `toolchoice providers --model "
             "ID` lists the rules)")
+
+
+@functools.lru_cache(maxsize=4096)
+def spelling_note(provider: str, model: str) -> str | None:
+    """The ledger note for a model id whose version is spelled with the other separator than the rules know
+    (``claude-opus-5.5`` where Anthropic writes ``claude-opus-5-5``; ``gpt-5-5`` for ``gpt-5.5``): the other
+    spelling matches family rules this one does not, which a typo would otherwise miss silently. None otherwise."""
+    other = re.sub(r"(?<=\d)[.-](?=\d)", lambda m: "-" if m.group() == "." else ".", model)
+    if other == model:
+        return None
+    # only a rule that spells the version as the other spelling does (its pattern holds "5-5", or "5\.5"): a family
+    # rule matching "claude-opus-5.5" as a claude-opus-5 with something after it says nothing of the spelling
+    versions = re.findall(r"\d+[.-]\d+", other)
+    spelled = versions + [v.replace(".", "\\.") for v in versions if "." in v]
+    mine = {rule.name for rule in RULES if rule.family and rule.matches(provider, model)}
+    missed = [rule.name for rule in RULES if rule.family and rule.name not in mine and rule.matches(provider, other)
+              and any(v in rule.pattern for v in spelled)]
+    if not missed:
+        return None
+    return (f"model {model} is not spelled as the rules know it: {other} matches model rule(s) {', '.join(missed)}, "
+            f"which {model} does not (a typo for {other}? the API takes only its own spelling)")
 
 
 @functools.lru_cache(maxsize=4096)

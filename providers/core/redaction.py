@@ -31,6 +31,10 @@ from .key_looks import (ENV_REFERENCE, FIELD_PAIRS, FIELD_WORDS, KEY_SHAPES, LIT
                         secret_field)
 
 PIECE = 12  # a run this long of a key's characters is redacted even when the rest is missing
+# The keys a body holds by their look (Redactor's found) searched for in every spelling (JSON- and \\u-escaped,
+# base64); the others (up to body_secrets.FOUND_AT_MOST) as written: every spelling of a key costs ~95 kB of index,
+# its text alone ~9 kB (docs/keys.md "Keys in bodies, prompts and replies").
+SPELLED_FOUND = 256
 _BLOCK = 6  # PIECE >= 2 * _BLOCK - 1: every PIECE-long run contains one whole aligned block
 # a header whose name holds one of these words carries a credential: the providers' own (authorization, x-api-key,
 # api-key, x-goog-api-key, x-amz-security-token) and a gateway's in front of them (x-portkey-api-key, helicone-auth,
@@ -132,16 +136,18 @@ class Redactor:
     client sent in a body, a user pasted into a prompt or a model echoed. Build once, apply often."""
 
     def __init__(self, secrets: Mapping[str, str], patterns: bool = True,
-                 found: Mapping[str, str] | None = None) -> None:
-        """``found``: keys a body held by their look (``pattern_keys``), searched for by value (any spelling, any
-        piece) after ``patterns`` replaced them whole: a text holding thousands of keys costs one pass, not a search
-        for each key's common prefix (sk-proj-) at each of thousands of places."""
+                 found: Mapping[str, str] | None = None, spelled: int | None = None) -> None:
+        """``found``: keys a body held by their look (``pattern_keys``), searched for by value (any piece; every
+        spelling of the first SPELLED_FOUND, the text itself of the others) after ``patterns`` replaced them whole: a
+        text holding thousands of keys costs one pass, not a search for each key's common prefix (sk-proj-) at each
+        of thousands of places. ``spelled``: how many of ``secrets`` are searched in every spelling (all: None)."""
         self.secrets = usable_secrets(secrets)
         self.patterns = patterns
-        self._look, self._plain_look = _search_plan(tuple(self.secrets.items()))
+        items = tuple(self.secrets.items())
+        self._look, self._plain_look = _search_plan(items[:spelled], items[spelled:] if spelled is not None else ())
         self._forms = self._look.forms
         found = {value: name for value, name in (found or {}).items() if value not in self.secrets}
-        self._found = Redactor(found, patterns=False) if found and patterns else None
+        self._found = Redactor(found, patterns=False, spelled=SPELLED_FOUND) if found and patterns else None
 
     def __bool__(self) -> bool:
         return bool(self.secrets) or self.patterns
@@ -210,12 +216,119 @@ class Redactor:
             return {self._secrets_text(k) if isinstance(k, str) else k: self._secrets_data(v) for k, v in value.items()}
         return value
 
+    def document(self, value: Any) -> str:
+        """``value`` as the JSON text a save writes (``json_text.dumps_indented``), redacted: what
+        ``self.text(dumps_indented(self.data(value)))`` gives, in one pass over the data where the text pass could
+        add nothing (``_TextAgain``: it is done only on the strings it could change, as their JSON text)."""
+        shown = self.data(value)
+        again = _text_again(self)
+        if again is None:  # a key's spelling could match across a quote or in the document's numbers: both passes
+            return self.text(dumps_indented(shown))
+        text = dumps_indented(shown)
+        # a string JSON escapes is redone only when a key's spelling or piece may be in the text at an escape
+        again.escaped = "\\" in text and again.pieces_in(again.at_escapes(text))
+        if shown is value and not again.escaped:  # data changed nothing
+            return text
+        try:
+            redone = again.walk(shown, value)
+        except (RecursionError, ValueError):
+            return self.text(text)
+        return text if redone is shown else dumps_indented(redone)
+
     def contains(self, text: str) -> bool:
         """Whether any spelling or long piece of a secret, or a key found by its look, is in ``text``."""
         if self.patterns and (_pattern_spans(text) or (self._found is not None and self._found.contains(text))):
             return True
         forms = (self._look if "\\u" in text else self._plain_look).candidates(text)
         return any(True for form, name in forms for _ in _occurrences(text, form, name))
+
+
+# What the text of a JSON document holds outside its strings (indented by dumps_indented): structure, whitespace,
+# numbers (NaN and Infinity too), true, false, null. A key's spelling made only of these could match there.
+_OUTSIDE_STRINGS = frozenset(" \n{}[],:0123456789+-.eEtruefalsnNaIiy")
+_OUTSIDE_ALL = re.compile("[%s]+" % re.escape("".join(sorted(_OUTSIDE_STRINGS))))
+_OUTSIDE_RUN = re.compile("[%s]{%d}" % (re.escape("".join(sorted(_OUTSIDE_STRINGS))), PIECE))
+_AFTER_ESCAPE = re.compile(r'\\([nrtbf][^"\\]{0,16}|u[0-9a-fA-F]{4}[^"\\]{0,16})')  # an escape's letters, what follows
+_JSON_ESCAPED = re.compile(r'["\\\x00-\x1f]')  # what dumps_indented escapes in a string (ensure_ascii=False)
+
+
+class _TextAgain:
+    """Where ``Redactor.text`` over a document's JSON text could still change what ``Redactor.data`` gave, when no
+    spelling of a key holds a quote nor a run of characters that can stand outside a string (a match then lies inside
+    one string's JSON text): a string ``data`` changed (the text pass may find a key's shape or piece that a
+    placeholder now borders, as the second pass over the text did), and, when a key's spelling or piece may be in the
+    text, a string holding a character JSON escapes (an escape's letter and a key's characters may make a longer run
+    in its JSON text than in the string). Any other string reads the same in the text and was searched by ``data``
+    with the same looks (tests/test_redaction_one_pass.py compares the two on generated documents)."""
+
+    def __init__(self, redactor: "Redactor", plain_forms: bool) -> None:
+        self.redactor = redactor
+        self.plain_forms = plain_forms  # no spelling holds a backslash but the \\u-escaped ones
+        self.escaped = True  # whether a string JSON escapes may need its text redacted (Redactor.document says)
+
+    def at_escapes(self, text: str) -> str:
+        """What of a document's JSON text a match the data pass did not make could hold: each escape's letters and
+        the 16 characters after it (a run starting at an escape's letter: no spelling but the \\u ones holds a
+        backslash, and those match no escape of a character a key is made of), once each; the whole text when a
+        spelling of a key holds a backslash (it could end at the next escape's)."""
+        if not self.plain_forms:
+            return text
+        return '"'.join(set(_AFTER_ESCAPE.findall(text)))
+
+    def pieces_in(self, text: str) -> bool:
+        """Whether a spelling or piece of a key given by value may be in ``text`` (the C-speed look only)."""
+        return self.redactor._maybe_in(text) or (self.redactor._found is not None
+                                                 and self.redactor._found._maybe_in(text))
+
+    def walk(self, shown: Any, given: Any) -> Any:
+        """``shown`` (``data``'s output for ``given``: the same object where it changed nothing) with each such
+        string as ``Redactor.text`` leaves its JSON text; the same object when none changes."""
+        if shown is given and not self.escaped:
+            return shown
+        if isinstance(shown, str):
+            changed = shown is not given
+            if not changed and not _JSON_ESCAPED.search(shown):
+                return shown
+            escaped = json.dumps(shown, ensure_ascii=False)[1:-1]
+            if not changed and not self.pieces_in(escaped):
+                return shown
+            redone = self.redactor.text(escaped)
+            return shown if redone == escaped else json.loads(f'"{redone}"')
+        if isinstance(shown, dict):
+            pairs = list(given.items()) if isinstance(given, dict) and len(given) == len(shown) else None
+            out: dict[Any, Any] | None = None
+            for at, (key, item) in enumerate(shown.items()):
+                was_key, was = pairs[at] if pairs is not None else (None, None)
+                new_key = self.walk(key, was_key) if isinstance(key, str) else key
+                new = self.walk(item, was)
+                if out is None and (new_key is not key or new is not item):
+                    out = dict(list(shown.items())[:at])
+                if out is not None:
+                    out[new_key] = new
+            return shown if out is None else out
+        if isinstance(shown, (list, tuple)):
+            olds = list(given) if isinstance(given, (list, tuple)) and len(given) == len(shown) else [None] * len(shown)
+            items = [self.walk(item, old) for item, old in zip(shown, olds)]
+            if all(a is b for a, b in zip(items, shown)):
+                return shown
+            return items if isinstance(shown, list) else type(shown)(*items) if hasattr(shown, "_fields") else tuple(
+                items)
+        return shown
+
+
+def _text_again(redactor: "Redactor") -> _TextAgain | None:
+    """The strings to redact again as text, or None when the text pass must be done over the whole document."""
+    forms = [form for form, _ in redactor._forms]
+    if redactor._found is not None:
+        forms += [form for form, _ in redactor._found._forms]
+    joined = "\x00".join(forms)  # one search each over every spelling (a body's hundreds of keys)
+    if '"' in joined or _OUTSIDE_RUN.search(joined) or any(
+            _OUTSIDE_ALL.fullmatch(form) for form in forms if len(form) < PIECE):
+        return None
+    values = [*redactor.secrets, *(redactor._found.secrets if redactor._found is not None else ())]
+    plain = redactor._plain_look.forms + (redactor._found._plain_look.forms if redactor._found is not None else ())
+    return _TextAgain(redactor, not any(_JSON_ESCAPED.search(v) for v in values)
+                      and not any("\\" in form for form, _ in plain))
 
 
 _Forms = tuple[tuple[str, str], ...]  # (spelling, placeholder)
@@ -284,12 +397,14 @@ class _Look:
 
 
 @functools.lru_cache(maxsize=16)
-def _search_plan(secrets: _Forms) -> tuple[_Look, _Look]:
+def _search_plan(secrets: _Forms, verbatim: _Forms = ()) -> tuple[_Look, _Look]:
     """What a Redactor of ``secrets`` (value, placeholder) searches for, in every text and in a text
-    without ``\\u`` escapes. A command builds one Redactor per thing it shows or saves, every one from the
-    same keys: built once per set of keys (immutable, shared by those Redactors)."""
+    without ``\\u`` escapes; ``verbatim``: keys searched for as written (and with ``/`` JSON-escaped) only. A
+    command builds one Redactor per thing it shows or saves, every one from the same keys: built once per set of
+    keys (immutable, shared by those Redactors)."""
     # (spelling, placeholder), longest first, so a long spelling wins over a shorter one inside it
-    forms = tuple(sorted(((form, name) for value, name in secrets for form in spellings(value)),
+    written = ((form, name) for value, name in verbatim for form in {value, value.replace("/", "\\/")})
+    forms = tuple(sorted([*((form, name) for value, name in secrets for form in spellings(value)), *written],
                          key=lambda pair: len(pair[0]), reverse=True))
     # \u-escaped spellings can only be in a text that holds "\u": most texts skip them (and their needles)
     plain_forms = tuple((form, name) for form, name in forms if not form.startswith("\\u"))
@@ -411,22 +526,41 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 (but tab, newline)
 
 
 # C0 but tab and newline, DEL, C1; the Unicode line and paragraph separators (a terminal or rich breaks the line
-# there: a table row would split); the bidirectional overrides and isolates (they reorder what is shown); the
-# zero-width space, non-joiner, joiner, word joiner and U+FEFF (they show as nothing: two tool names that differ
-# by one would look the same).
-_SHOWN_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200d\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069"
-                            "\ufeff\ud800-\udfff]")
+# there: a table row would split); the bidirectional overrides, isolates and marks (they reorder what is shown:
+# Unicode's Bidi_Control set); the zero-width space, non-joiner, joiner, word joiner, soft hyphen, Mongolian vowel
+# separator and U+FEFF (they show as nothing: two tool names that differ by one would look the same); the tag
+# characters U+E0000-E007F and the variation selectors U+E0100-E01EF, past U+FFFF: they show as nothing either, and
+# text spelled in them ("ASCII smuggling": a tool description's hidden instruction to the model) would pass unseen.
+_SHOWN_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029"
+                            "\u202a-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff\U000e0000-\U000e007f"
+                            "\U000e0100-\U000e01ef]")
 
 
-def visible(text: str) -> str:
+def visible(text: str, json_escapes: bool = False) -> str:
     """``text`` with every control character but tab and newline written out visibly as ``\\u001b``
     (ESC, BEL, CR, DEL, the C1 range, U+2028/2029, the bidi controls, the zero-width characters, a lone
-    surrogate a JSON \\ud800 escape decodes to, which no UTF-8 output can hold): text from outside (tool names,
-    replies, servers) is data, and a terminal must not act on it. In a JSON text this is JSON's own escape: the value
-    stays the same."""
+    surrogate a JSON \\ud800 escape decodes to, which no UTF-8 output can hold), and a tag character or a
+    variation selector past U+FFFF as ``\\U000e0041``: text from outside (tool names, replies, servers) is data,
+    and a terminal must not act on it. In a YAML double-quoted text these are YAML's own escapes (``\\U``: eight
+    digits): the value stays the same. JSON has no ``\\U``: text that holds JSON (a curl command's body) takes
+    ``json_escapes``, a surrogate pair past U+FFFF, and JSON text alone ``visible_json``."""
     if not _SHOWN_CONTROL.search(text):
         return text
-    return _SHOWN_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _SHOWN_CONTROL.sub(_escaped_json if json_escapes else _escaped, text)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def _escaped_json(match: re.Match[str]) -> str:
+    """JSON's escape: past U+FFFF a surrogate pair (RFC 8259 section 7)."""
+    code = ord(match.group())
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def visible_json(text: str) -> str:
@@ -436,7 +570,7 @@ def visible_json(text: str) -> str:
     `run --repeat 200 --format json`)."""
     if text.isascii() and "\x7f" not in text:
         return text
-    return visible(text)
+    return visible(text, json_escapes=True)
 
 
 def printable(text: str) -> str:

@@ -153,7 +153,7 @@ def save_sample(folder: Path, provider: str, translation: Translation, sample: A
     redactor = save_redactor(secrets)
     stem = f"sample-{sample.index:03d}"
     assert translation.request is not None
-    write_atomic(folder / f"{stem}.request.json", redactor.text(dumps(redactor.data(translation.request.to_json()))))
+    write_atomic(folder / f"{stem}.request.json", redactor.document(translation.request.to_json()) + "\n")
     if sample.status is not None:
         suffix = ".response.json" if sample.raw_is_json else ".response" + (sample.raw_suffix or ".txt")
         if sample.raw_bytes is not None:  # a stream's bytes, redacted whole (stream_redaction.redact_stream)
@@ -165,7 +165,7 @@ def save_sample(folder: Path, provider: str, translation: Translation, sample: A
         else:  # the body as received, unless a key in it would survive as text (a \u-escaped echo): issue 16, 3
             write_atomic(folder / f"{stem}{suffix}", safe_json_text(sample.raw_text, sample.raw_json, redactor))
     meta = {"provider": provider, **sample.to_json(provider)}
-    write_atomic(folder / f"{stem}.reply.json", redactor.text(dumps(redactor.data(meta))))
+    write_atomic(folder / f"{stem}.reply.json", redactor.document(meta) + "\n")  # dumps' text, redacted
 
 
 # ---- writing below a folder without leaving it --------------------------------------------------------

@@ -493,17 +493,20 @@ def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any
 
     notes: list[LedgerEntry] = []
     try:
-        rendered = translate(provider, _check(file, data, memo)).request
+        translated = translate(provider, _check(file, data, memo))
     except ToolchoiceError as exc:
-        rendered, failed = None, exc
+        rendered, failed = None, exc.message
+    else:  # refused by its own ledger (a $NAME the save kept in extra: env.not_allowed): that, not every field lost
+        rendered = translated.request
+        failed = "; ".join(f"{e.code}: {e.message}" for e in translated.ledger if e.severity == "error")
     again = rendered.body if rendered is not None else {}
     for field in read.unjudged:
         # a part of a field the family reads (a Gemini tools[] group's other key): said unless extra carries it back
         if field not in body and (rendered is None or not _same(_at(body, field), _at(again, field))):
             notes.append(LedgerEntry("warning", "saved.not_carried", f"{field}: no neutral form, and inside a field "
                                      "the scenario writes: not carried"))
-    if rendered is None and "failed" in locals():
-        return [*notes, LedgerEntry("warning", "saved.not_rendered", f"rendered back for {provider}: {failed.message}")]
+    if rendered is None and failed:
+        return [*notes, LedgerEntry("warning", "saved.not_rendered", f"rendered back for {provider}: {failed}")]
     renamed: set[str] = set()
     for key in body:
         if key in again and _same(again[key], body[key]):

@@ -51,6 +51,9 @@ def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
         return _built(reader, root)
 
 
+_JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
+
+
 def _kind(value: Any) -> str:
     return "None" if value is None else type(value).__name__
 
@@ -58,11 +61,29 @@ def _kind(value: Any) -> str:
 def _built(r: _Reader, root: yaml.Node | None) -> Scenario:
     if root is None or (isinstance(root, yaml.ScalarNode) and root.value.strip() == ""):
         raise ToolchoiceError("the scenario is empty", path=r.path, line=1,
-                              hint="start with tools:, tool_choice: and messages: (see configs/weather.yaml)")
+                              hint="write tools:, tool_choice: and messages:, or let `toolchoice init FILE` write a commented "
+                                   "starter")
     return _build(r, root)
 
 
+# Keys a tool file has at its top and a scenario has not (Gemini's declarations, one tool of OpenAI's, Anthropic's or
+# an MCP listing's shape): such a file given as the scenario is told how tools are read from it
+_TOOL_FILE_KEYS = ("functionDeclarations", "function_declarations", "function", "parameters", "input_schema",
+                   "inputSchema")
+_TOOL_FILE_HINT = ("a tool file? `toolchoice tools FILE` prints its tools as a scenario's tools:, and a scenario reads "
+                   "them with tools: [{from: FILE}]")
+
+
 def _build(r: _Reader, root: yaml.Node) -> Scenario:
+    r.plain(root)  # a tag first (!!python/object at the top): refused as every tag is
+    if isinstance(root, yaml.SequenceNode):  # a list of tools (OpenAI's, Anthropic's) given as the scenario
+        raise r.loc(root).fail("the scenario must be a mapping (key: value), not a list", _TOOL_FILE_HINT)
+    # every key a string (a list as a key, `? [a]: 1`, is refused below as it was), none a scenario's tools or messages
+    keys = [k for k, _ in root.value if isinstance(k, yaml.ScalarNode)] if isinstance(root, yaml.MappingNode) else []
+    if keys and len(keys) == len(root.value) and not {k.value for k in keys} & {"tools", "messages"}:
+        key = next((k for k in keys if k.value in _TOOL_FILE_KEYS), None)
+        if key is not None:
+            raise r.loc(key).fail(f"unknown key '{key.value}' in the scenario", _TOOL_FILE_HINT)
     top = r.mapping(root, "the scenario", TOP_KEYS)
     tools, written_empty, notes, native = _tools(r, top.get("tools"))
     names = tuple(t.name for t in tools)
@@ -199,7 +220,9 @@ def _tool(r: _Reader, node: yaml.Node) -> Tool:
         if not isinstance(parameters, dict):
             raise r.loc(pnode).fail(f"parameters of tool '{name}' must be a JSON Schema object (a mapping)", None)
         if "type" in parameters and parameters["type"] != "object":
+            typo = did_you_mean(parameters["type"], ("object",)) if isinstance(parameters["type"], str) else None
             raise r.loc(pnode).fail(f"parameters of tool '{name}' must describe an object, not type {parameters['type']!r}",
+                                    typo if typo and parameters["type"] not in _JSON_TYPES else
                                     "wrap the value in an object property")
     strict = r.boolean(fields["strict"], f"strict of tool '{name}'") if "strict" in fields else None
     return Tool(name=name, description=description, parameters=parameters, strict=strict,

@@ -15,7 +15,7 @@ import yaml
 from .bounded import json_value
 from .choice import did_you_mean
 from .model import HistoryCall, Message, ReasoningItem, ToolchoiceError
-from .yaml_input import Loc as _Loc, Reader as _Reader, only_keys, show as _show
+from .yaml_input import Loc as _Loc, Reader as _Reader, key_node as _key_node, only_keys, show as _show
 
 ROLES = ("user", "assistant", "tool")
 LEADING_ROLES = ("system", "developer")  # accepted at the start of messages: they become the system prompt
@@ -33,6 +33,10 @@ def read_messages(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Message, ..
         loc = r.loc(item)
         fields = r.mapping(item, "a message")
         if "role" not in fields:
+            typo = next(((key, hint) for key in fields if (hint := did_you_mean(str(key), ("role",)))), None)
+            if typo is not None:  # `rol: user`: the key named, where it is
+                raise r.loc(_key_node(item, typo[0]) or fields[typo[0]]).fail(
+                    f"a message needs a role: '{typo[0]}' is not a message key", typo[1])
             raise loc.fail("a message needs a role", "role: user, assistant or tool")
         role = r.value(fields["role"])
         if role in LEADING_ROLES:

@@ -423,6 +423,9 @@ def model_facts(ctx: Context, model: str | None = None) -> Mapping[str, Any]:
             note = model_rules.unknown_note(ctx.provider, ctx.model)
             if note is not None:
                 ctx.ledger.info("model_rule.unknown", note)
+            spelling = model_rules.spelling_note(ctx.provider, ctx.model)
+            if spelling is not None:
+                ctx.ledger.warning("model_rule.spelling", spelling)
     return facts
 
 

@@ -427,7 +427,14 @@ def _describe(exc: Exception, prepared: Prepared) -> str:
     label = next((text for cls, text in kind.items() if isinstance(exc, cls)), type(exc).__name__)
     detail = printable(str(exc)).strip()
     text = f"{label}: {detail}" if detail else label
-    return redact(f"{text} ({prepared.method} {prepared.display_url})", prepared.secrets)
+    local = ""
+    if _os_errno(exc) == errno.ECONNREFUSED and _loopback(prepared.url):  # a local model server not started
+        from urllib.parse import urlsplit
+
+        at = urlsplit(prepared.display_url).netloc.rpartition("@")[2]
+        local = (f": nothing listens at {at} on this machine; start your server (or toolchoice mock) there, or "
+                 "give its address with --base-url / providers.<id>.base_url")
+    return redact(f"{text} ({prepared.method} {prepared.display_url}){local}", prepared.secrets)
 
 
 def _os_errno(exc: BaseException) -> int | None:

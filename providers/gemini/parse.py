@@ -96,6 +96,8 @@ def _candidate(provider: str, candidate: Any, index: int) -> Reply:
             texts.append(part["text"])
             if signature is not None:  # a signed answer part: the signature goes back on the first text part
                 reasoning.append(ReasoningItem("gemini", signature=signature, position=len(calls)))
+        elif signature:  # a part holding the signature alone (types.Part(thought_signature=...)): kept, as stream.py
+            reasoning.append(ReasoningItem("gemini", signature=signature, position=len(calls)))
     finish = first.get("finishReason")
     return Reply(tool_calls=tuple(calls), text=join_text(texts),
                  finish_reason=finish if isinstance(finish, str) else None, reasoning=tuple(reasoning))

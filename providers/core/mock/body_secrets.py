@@ -66,14 +66,21 @@ def redacted(value: Any, kept: dict[str, str], found: dict[str, str] | None = No
     return Redactor(kept, found=found).data(value)
 
 
+# How many keys found by their look in one body are searched for by value (a piece of one quoted elsewhere): every
+# spelling of the first redaction.SPELLED_FOUND, the text itself of the rest. Past these a key is still replaced
+# whole wherever its look finds it; its pieces are not searched for (the index costs ~9 kB a key past the first 256,
+# ~95 kB each of those: ~31 MiB for 1,024, built once per body; docs/keys.md).
+FOUND_AT_MOST = 1024
+
+
 def body_keys(body: Any) -> dict[str, str]:
     """The keys a client's body holds by their look, wherever it put them (an ``api_key`` field, LiteLLM's
     ``extra_body``, a key pasted into a prompt or echoed in a tool result: ``redaction.pattern_keys``), value ->
     MARKER: every text the mock or proxy keeps or shows is redacted with them, a piece of one too. The first
-    GUARD_AT_MOST only (a key past them is still replaced whole where its look finds it)."""
+    FOUND_AT_MOST only (a key past them is still replaced whole where its look finds it)."""
     from ..redaction import pattern_keys
 
-    return pattern_keys(body, GUARD_AT_MOST) if body is not None else {}
+    return pattern_keys(body, FOUND_AT_MOST) if body is not None else {}
 
 
 def scrub_text(text: str, paths: Iterable[KeyPath]) -> str:

@@ -81,6 +81,8 @@ class MockRead(NamedTuple):
     # the tools the body declares where the family offers fewer (Anthropic's mid-conversation tool_removal blocks):
     # the preserved-thinking prefix holds these, so the prefix findings compare them (``prefix_tools``)
     declared: tuple[str, ...] | None = None
+    # the request asks for its reasoning redacted (Anthropic's documented test prompt): the answer hands it out so
+    redacted: bool = False
 
 
 def prefix_tools(judged: Any) -> tuple[str, ...]:
@@ -301,6 +303,10 @@ class Answer(NamedTuple):
     # server's tool, or the function tools the program calls); the family's mock_reply writes its items
     native: dict[str, Any] | None = None
     others: tuple["Answer", ...] = ()  # n > 1: the answers of choices 1.. (MockRead.choices), this one choice 0's
+    # the reasoning state handed out redacted (``signature`` is then the opaque data: Anthropic's redacted_thinking
+    # block), as the script (Step.redacted_thinking) or the request (MockRead.redacted) asks; families that have no
+    # redacted form hand it out as they hand out any
+    redacted: bool = False
 
 
 def signature_for(number: int) -> str:
@@ -362,7 +368,9 @@ def plan_answer(judged: Judged, step: Step | None, number: int, start: int = 0) 
             raw, arguments = raw[:-1] if len(raw) > 1 else "{", None
         made.append(MockCall(f"call_mock_{number}_{start + index + 1}", name, arguments, raw))
     signature = signature_for(number) if read.thinking else None
-    return Answer(tuple(made), text, signature, "toolchoice mock thinking" if read.thinking else None)
+    redacted = read.thinking and (read.redacted or step is not None and step.redacted_thinking)
+    return Answer(tuple(made), text, signature, "toolchoice mock thinking" if read.thinking else None,
+                  redacted=redacted)
 
 
 def _native_answer(native: dict[str, Any], read: MockRead, number: int) -> Answer:

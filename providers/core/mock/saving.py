@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..redaction import Redactor, safe_json_text
-from ..save import dumps, write_atomic
+from ..save import write_atomic
 from .body_secrets import MARKER, KeyPath, scrub, scrub_text
 from ..redaction import key_header
 
@@ -31,7 +31,7 @@ def save_exchange(folder: Path, number: int, request: Any, status: int, body: by
     except (ValueError, RecursionError):
         sent = scrub_text(request.body.decode("utf-8", "replace"), secret_paths)
     document = {"method": request.method, "url": request.target, "headers": headers, "body": sent}
-    write_atomic(folder / f"{stem}.request.json", redactor.text(dumps(redactor.data(document))))
+    write_atomic(folder / f"{stem}.request.json", redactor.document(document) + "\n")  # save.dumps' text, redacted
     if body is not None:
         if framing is not None:  # an AWS event stream re-framed with its payloads redacted (it was saved as it came)
             from ..stream_redaction import redact_stream
@@ -47,7 +47,7 @@ def save_exchange(folder: Path, number: int, request: Any, status: int, body: by
             except (ValueError, RecursionError):
                 parsed = None
             write_atomic(folder / f"{stem}.response.json", safe_json_text(text, parsed, redactor))
-    write_atomic(folder / f"{stem}.reply.json", redactor.text(dumps(redactor.data({**line, "http_status": status}))))
+    write_atomic(folder / f"{stem}.reply.json", redactor.document({**line, "http_status": status}) + "\n")
 
 
 def _assembles_a_key(provider: Any, saved: bytes, redactor: Redactor) -> bool:

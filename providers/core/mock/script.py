@@ -16,6 +16,8 @@
       - {}                   # the default answer
       - choices: [{}, {disobey: true}]  # n > 1: choice i answers as choices[i] says, past the list as the reply's
                              # own keys say (here choice 1 disobeys, choices 0 and 2.. answer as the API would)
+      - {redacted_thinking: true}  # with thinking on, the reasoning is handed out redacted (Anthropic's
+                             # redacted_thinking block, its data the opaque state); the default answer otherwise
     steps:                   # per request number (from 1): wins over replies
       3: {text: "Stop."}
 
@@ -31,7 +33,7 @@ from typing import Any, Mapping, NamedTuple
 from ..model import ToolchoiceError
 
 REPLY_KEYS = ("call", "arguments", "calls", "text", "disobey", "phantom", "broken_json", "status", "retry_after",
-              "message", "delay_ms", "cut_after", "choices")
+              "message", "delay_ms", "cut_after", "choices", "redacted_thinking")
 CHOICE_KEYS = ("call", "arguments", "calls", "text", "disobey", "phantom", "broken_json")  # what one choice may say
 MAX_DELAY_MS = 600_000
 
@@ -56,6 +58,7 @@ class Step(NamedTuple):
     cut_after: int | None = None
     line: int = 0  # where it was written (0: not scripted)
     choices: tuple["Step", ...] = ()  # n > 1: choice i's answer (past them: this step's own)
+    redacted_thinking: bool = False  # the answer's reasoning handed out redacted (where thinking is on)
 
     def choice(self, index: int) -> "Step":
         """What choice ``index`` of the answer follows."""
@@ -140,7 +143,7 @@ def _step(r: Any, node: Any, keys: tuple[str, ...] = REPLY_KEYS) -> Step:
     text = values.get("text")
     if text is not None and not isinstance(text, str):
         raise fail("text", f"text must be a string, not {text!r}", "quote it")
-    for key in ("disobey", "broken_json"):
+    for key in ("disobey", "broken_json", "redacted_thinking"):
         if key in values and not isinstance(values[key], bool):
             raise fail(key, f"{key} must be true or false", None)
     phantom = values.get("phantom")
@@ -166,10 +169,12 @@ def _step(r: Any, node: Any, keys: tuple[str, ...] = REPLY_KEYS) -> Step:
         raise fail("cut_after", "cut_after must be a number of events from 0", None)
     if values.get("broken_json") and not calls and phantom is None:
         raise fail("broken_json", "broken_json needs a call: or phantom: whose arguments it breaks", None)
-    if status is not None and (calls or text is not None or phantom or values.get("disobey") or choices):
+    if status is not None and (calls or text is not None or phantom or values.get("disobey") or choices
+                               or values.get("redacted_thinking")):
         raise fail("status", "a fault status answers no calls or text", "put the fault in a reply of its own")
     return Step(tuple(calls), text, bool(values.get("disobey")), phantom, bool(values.get("broken_json")), status,
-                float(retry_after) if retry_after is not None else None, message, delay, cut, loc.line, choices)
+                float(retry_after) if retry_after is not None else None, message, delay, cut, loc.line, choices,
+                bool(values.get("redacted_thinking")))
 
 
 def _name(value: Any, fail: Any) -> str:

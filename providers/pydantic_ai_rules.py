@@ -1,0 +1,366 @@
+"""The rules of ``--dialect pydantic-ai``: how pydantic-ai (``pydantic-ai-slim`` ``VERSION``) turns an Agent's
+``ModelSettings(tool_choice=...)`` into each provider model class's tool fields. Data read off the wheel's source (each
+rule's ``Source``: the file under ``pydantic_ai/``, the line, the code quoted) and held to what the real Agent sends
+through ``toolchoice mock`` (tests/test_pydantic_ai_wire.py); ``pydantic_ai_dialect`` applies them to the API request.
+pydantic-ai is never imported here or there: the rules are data.
+
+Two steps, as pydantic-ai takes them: ``resolve_tool_choice`` (models/_tool_choice.py) reads the setting against the
+request's tools into ``auto`` / ``none`` / ``required`` or a restriction ``(mode, names)``; each model class then writes
+that into its API's fields (``Model.wire``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, NamedTuple
+
+VERSION = "2.68.0"
+READ = "2026-11-27"  # the wheel read and run on this date
+
+
+class Source(NamedTuple):
+    file: str  # under pydantic_ai/ in the pydantic-ai-slim wheel
+    line: int
+    words: str  # the code or message, quoted
+
+    def __str__(self) -> str:
+        return f"pydantic-ai-slim {VERSION} pydantic_ai/{self.file}:{self.line}: {self.words}"
+
+
+# ---- the setting, and resolve_tool_choice ------------------------------------------------------------------------
+
+SETTING = Source("settings.py", 434, "tool_choice: ToolChoice; line 90: ToolChoice = ToolChoiceScalar | list[str] | "
+                                     "ToolOrOutput | None; line 72: ToolChoiceScalar = Literal['none', 'required', "
+                                     "'auto']")
+RESOLVE_AUTO = Source("models/_tool_choice.py", 105, "if function_tool_choice in (None, 'auto'): return 'auto' if "
+                                                     "allow_direct_output else 'required'")
+RESOLVE_LIST = Source("models/_tool_choice.py", 156, "if chosen_set == known_tool_names: return 'required'; return "
+                                                     "('required', chosen_set)")
+RESOLVE_TOOL_OR_OUTPUT = Source("models/_tool_choice.py", 182, "if allowed_tools == known_tool_names: return mode; "
+                                                               "return (mode, allowed_tools)")
+REQUIRED_WITHOUT_TOOLS = ("UserError: `tool_choice` was set to \"required\", but no function tools are defined. Please "
+                          "define function tools or change `tool_choice` to \"auto\" or \"none\".")
+REQUIRED_WITHOUT_TOOLS_SOURCE = Source("models/_tool_choice.py", 132, REQUIRED_WITHOUT_TOOLS.split(": ", 1)[1][:60])
+# A forcing choice given statically (Agent(model_settings=...) or run(model_settings={...})) raises before any request:
+# the dialect describes it given per step (a callable), as the error's words advise
+STATIC_FORCING = Source("agent/__init__.py", 1921, "if tool_choice == 'required': raise exceptions.UserError(f'`tool_choice"
+                                                   "={tool_choice!r}` prevents the agent from producing a final response "
+                                                   "because output tools are excluded. ... return a callable from a "
+                                                   "capability's `get_model_settings()` to vary `tool_choice` per step')")
+STATIC_LIST = Source("agent/__init__.py", 1931, "if output_tool_names.isdisjoint(tool_choice): raise exceptions.UserError("
+                                                "f'`tool_choice={tool_choice!r}` names no output tool, ...')")
+# what pydantic-ai does where the scenario says nothing: with a structured output_type and no text output the default
+# resolves to 'required' over its output tool (final_result)
+OUTPUT_TOOL_NOTE = (f"with a structured output_type delivered through a tool (ToolOutput, the default for a BaseModel) "
+                    f"and no text output, pydantic-ai adds its final_result tool and an unset or 'auto' tool_choice "
+                    f"resolves to 'required' on every step ({RESOLVE_AUTO}); described here: text output "
+                    f"(output_type=str, the default)")
+
+Resolved = Any  # 'auto' | 'none' | 'required' | (mode, frozenset of names)
+
+
+class Sent(NamedTuple):
+    """What a model class writes: the choice (``None``: left out), the tools it declares (None: the scenario's all;
+    a tuple: only these), whether the tool config is left out whole, and the source."""
+
+    choice: Any
+    tools: tuple[str, ...] | None
+    source: Source
+    no_tools: bool = False  # no tools and no choice at all (Mistral's and Bedrock's 'none')
+
+
+def _one(resolved: Resolved) -> str | None:
+    """The one tool a ('required', {name}) restriction forces, else None."""
+    if isinstance(resolved, tuple) and resolved[0] == "required" and len(resolved[1]) == 1:
+        return next(iter(resolved[1]))
+    return None
+
+
+def _filtered(names: tuple[str, ...], resolved: Resolved) -> tuple[str, ...]:
+    return tuple(n for n in names if n in resolved[1])
+
+
+# ---- each model class: resolved -> its API's fields --------------------------------------------------------------
+
+_CHAT = Source("models/openai/_chat_model.py", 822, "if resolved_tool_choice in ('auto', 'none'): tool_choice = "
+                                                   "resolved_tool_choice; elif resolved_tool_choice == 'required': "
+                                                   "tool_choice = 'required' if supports else 'auto'")
+_CHAT_NAMED = Source("models/openai/_chat_model.py", 831, "if tool_choice_mode == 'required' and len(tool_names) == 1 "
+                                                         "and supports: tool_choice = {'type': 'function', 'function': "
+                                                         "{'name': next(iter(tool_names))}}")
+_CHAT_ALLOWED = Source("models/openai/_chat_model.py", 833, "elif self.profile.get('openai_chat_supports_allowed_tools', "
+                                                           "False): tool_choice = {'type': 'allowed_tools', "
+                                                           "'allowed_tools': {'mode': effective_mode, 'tools': [...]}} "
+                                                           "(OpenAIProvider: openai_chat_supports_allowed_tools=True, "
+                                                           "providers/openai.py:156)")
+
+
+def _openai_chat(resolved: Resolved, names: tuple[str, ...]) -> Sent:
+    one = _one(resolved)
+    if one is not None:
+        return Sent({"type": "function", "function": {"name": one}}, None, _CHAT_NAMED)
+    if isinstance(resolved, tuple):
+        mode, chosen = resolved
+        return Sent({"type": "allowed_tools", "allowed_tools": {"mode": mode, "tools": [
+            {"type": "function", "function": {"name": n}} for n in names if n in chosen]}}, None, _CHAT_ALLOWED)
+    return Sent(resolved, None, _CHAT)
+
+
+_RESPONSES = Source("models/openai/_responses_model.py", 2137, "if resolved_tool_choice in ('auto', 'none'): "
+                                                              "tool_choice = resolved_tool_choice; elif ... == "
+                                                              "'required': tool_choice = 'required' if supports else "
+                                                              "'auto'")
+_RESPONSES_RESTRICTED = Source("models/openai/_responses_model.py", 2182, "if tool_choice_mode == 'required' and "
+                                                                          "len(tool_names) == 1 and supports: return "
+                                                                          "ToolChoiceFunctionParam(type='function', "
+                                                                          "name=...); return ToolChoiceAllowedParam("
+                                                                          "type='allowed_tools', mode=effective_mode, "
+                                                                          "tools=[{'type': 'function', 'name': n} ...])")
+
+
+def _openai_responses(resolved: Resolved, names: tuple[str, ...]) -> Sent:
+    one = _one(resolved)
+    if one is not None:
+        return Sent({"type": "function", "name": one}, None, _RESPONSES_RESTRICTED)
+    if isinstance(resolved, tuple):
+        mode, chosen = resolved
+        return Sent({"type": "allowed_tools", "mode": mode, "tools": [
+            {"type": "function", "name": n} for n in names if n in chosen]}, None, _RESPONSES_RESTRICTED)
+    return Sent(resolved, None, _RESPONSES)
+
+
+_ANTHROPIC = Source("models/anthropic/__init__.py", 2785, "case 'auto': tool_choice = {'type': 'auto'}; case 'none': "
+                                                         "tool_choice = {'type': 'none'}; case 'required': ... "
+                                                         "tool_choice = {'type': 'any'} if supports else {'type': "
+                                                         "'auto'}")
+_ANTHROPIC_RESTRICTED = Source("models/anthropic/__init__.py", 2798, "if tool_choice_mode == 'required' and "
+                                                                     "len(tool_names) == 1 and supports: {'type': "
+                                                                     "'tool', 'name': ...}; else: tool_defs = {k: v ... "
+                                                                     "if k in tool_names}; {'type': 'auto'} if "
+                                                                     "tool_choice_mode == 'auto' ... else {'type': "
+                                                                     "'any'}  # Breaks caching, but Anthropic doesn't "
+                                                                     "support limiting tools via API arg")
+
+
+def _anthropic(resolved: Resolved, names: tuple[str, ...]) -> Sent:
+    one = _one(resolved)
+    if one is not None:
+        return Sent({"type": "tool", "name": one}, None, _ANTHROPIC_RESTRICTED)
+    if isinstance(resolved, tuple):
+        return Sent({"type": "auto" if resolved[0] == "auto" else "any"}, _filtered(names, resolved),
+                    _ANTHROPIC_RESTRICTED)
+    return Sent({"type": {"required": "any"}.get(resolved, resolved)}, None, _ANTHROPIC)
+
+
+_GEMINI_MODES = Source("models/google.py", 1144, "function_calling_config_modes: dict[ToolChoiceScalar, "
+                                                 "FunctionCallingConfigMode] = {'auto': FunctionCallingConfigMode.AUTO,"
+                                                 " 'none': FunctionCallingConfigMode.NONE, 'required': "
+                                                 "FunctionCallingConfigMode.ANY, }")
+GEMINI_VALIDATED = Source("models/google.py", 1155, "if (mode == FunctionCallingConfigMode.AUTO and self.profile.get("
+                                                    "'google_supports_strict_tool_definition', False) and not any("
+                                                    "tool_def.strict is False ...): mode = FunctionCallingConfigMode."
+                                                    "VALIDATED (profiles/google.py:276: supports_strict_tool_definition"
+                                                    " = supports_thinking and not is_image_model)")
+_GEMINI_RESTRICTED = Source("models/google.py", 2056, "if tool_choice_mode == 'auto': # Breaks caching, but Google "
+                                                      "doesn't support AUTO mode with allowed_function_names return "
+                                                      "{k: v for k, v in tool_defs.items() if k in tool_names}, "
+                                                      "tool_choice_mode, []; ... return tool_defs, tool_choice_mode, "
+                                                      "[name for name in tool_defs if name in tool_names]")
+# profiles/google.py:246-276: thinking on Gemini 2.5 and later, not on Gemma, Gemini 1.x / 2.0 or the image models
+_GEMINI_THINKS = re.compile(r"^(?!.*(gemma|image|gemini-1|gemini-2\.(?!5)))(?!gemini-pro$)")
+
+
+def gemini_validated(model: str) -> bool:
+    """Whether pydantic-ai upgrades AUTO to VALIDATED for this Gemini model (its profile's
+    google_supports_strict_tool_definition)."""
+    return bool(_GEMINI_THINKS.search(model))
+
+
+def _gemini(resolved: Resolved, names: tuple[str, ...]) -> Sent:
+    if isinstance(resolved, tuple):
+        mode, chosen = resolved
+        if mode == "auto":
+            return Sent({"mode": "AUTO"}, _filtered(names, resolved), _GEMINI_RESTRICTED)
+        return Sent({"mode": "ANY", "allowedFunctionNames": [n for n in names if n in chosen]}, None,
+                    _GEMINI_RESTRICTED)
+    return Sent({"mode": {"auto": "AUTO", "none": "NONE", "required": "ANY"}[resolved]}, None, _GEMINI_MODES)
+
+
+_MISTRAL = Source("models/mistral.py", 452, "case 'auto': tool_choice = 'auto' case 'required': tool_choice = 'any' "
+                                            "case 'none': # Mistral returns garbled responses when tool_choice='none' "
+                                            "with tools present. # Don't send tools at all. return None, None")
+_MISTRAL_RESTRICTED = Source("models/mistral.py", 460, "case ('required', tool_names) if len(tool_names) == 1: # Name "
+                                                       "the single forced tool natively and keep all tools, so the tools "
+                                                       "prefix stays cacheable. (tool_name,) = tool_names tool_choice = "
+                                                       "MistralToolChoice(function=MistralFunctionName(name=tool_name)); "
+                                                       "case (tool_choice_mode, tool_names): # Breaks caching, but "
+                                                       "Mistral doesn't support limiting tools to a subset via API arg "
+                                                       "... tool_choice = 'auto' if tool_choice_mode == 'auto' else "
+                                                       "'any'")
+
+
+def _mistral(resolved: Resolved, names: tuple[str, ...]) -> Sent:
+    one = _one(resolved)
+    if one is not None:
+        return Sent({"type": "function", "function": {"name": one}}, None, _MISTRAL_RESTRICTED)
+    if isinstance(resolved, tuple):
+        return Sent("auto" if resolved[0] == "auto" else "any", _filtered(names, resolved), _MISTRAL_RESTRICTED)
+    if resolved == "none":
+        return Sent(None, (), _MISTRAL, no_tools=True)
+    return Sent({"required": "any"}.get(resolved, resolved), None, _MISTRAL)
+
+
+_GROQ = Source("models/groq.py", 611, "if resolved_tool_choice in ('auto', 'required', 'none'): # Use native 'none' "
+                                      "mode to keep tool definitions cached while disabling tool calls tool_choice = "
+                                      "resolved_tool_choice")
+_GROQ_RESTRICTED = Source("models/groq.py", 616, "if tool_choice_mode == 'required' and len(tool_names) == 1: "
+                                                 "ChatCompletionNamedToolChoiceParam(type='function', function={'name':"
+                                                 " ...}); else: tool_defs = {... if k in tool_names}; tool_choice = "
+                                                 "tool_choice_mode  # Breaks caching, but Groq doesn't support limiting "
+                                                 "tools via API arg")
+
+
+def _groq(resolved: Resolved, names: tuple[str, ...]) -> Sent:
+    one = _one(resolved)
+    if one is not None:
+        return Sent({"type": "function", "function": {"name": one}}, None, _GROQ_RESTRICTED)
+    if isinstance(resolved, tuple):
+        return Sent(resolved[0], _filtered(names, resolved), _GROQ_RESTRICTED)
+    return Sent(resolved, None, _GROQ)
+
+
+_COHERE = Source("models/cohere.py", 396, "if mode == 'none': ... tool_choice = 'NONE' elif mode == 'required': "
+                                          "tool_choice = 'REQUIRED' elif mode == 'auto': tool_choice = OMIT")
+_COHERE_RESTRICTED = Source("models/cohere.py", 387, "if isinstance(resolved, tuple): # Cohere can't target a tool by "
+                                                     "name, so restrict the tools to the chosen subset ... tool_defs = "
+                                                     "{name: tool_def for name, tool_def in tool_defs.items() if name "
+                                                     "in tool_names}")
+
+
+def _cohere(resolved: Resolved, names: tuple[str, ...]) -> Sent:
+    mode = resolved[0] if isinstance(resolved, tuple) else resolved
+    choice = {"none": "NONE", "required": "REQUIRED"}.get(mode)
+    if isinstance(resolved, tuple):
+        return Sent(choice, _filtered(names, resolved), _COHERE_RESTRICTED)
+    return Sent(choice, None, _COHERE)
+
+
+_BEDROCK = Source("models/bedrock.py", 1677, "case 'auto': tool_choice = {'auto': {}} case 'required': tool_choice = "
+                                             "{'any': {}} if supports else {'auto': {}} case 'none': return None")
+_BEDROCK_NONE = Source("models/bedrock.py", 1635, "if not _has_tool_blocks(bedrock_messages): return None; the comment "
+                                                  "above: # Converse's `toolChoice` has no 'none' mode ..., so the "
+                                                  "tools are dropped")
+_BEDROCK_RESTRICTED = Source("models/bedrock.py", 1683, "case ('required', tool_names) if len(tool_names) == 1 and "
+                                                        "supports: {'tool': {'name': ...}}; case (tool_choice_mode, "
+                                                        "tool_names): tool_defs = {... if k in tool_names}; {'auto': {}} "
+                                                        "if tool_choice_mode == 'auto' or not supports else {'any': {}}")
+BEDROCK_CHOICE_GATE = Source("models/bedrock.py", 1657, "if tool_choice and profile.get('bedrock_supports_tool_choice', "
+                                                        "False): tool_config['toolChoice'] = tool_choice (set by the "
+                                                        "anthropic, amazon nova, zai, moonshot and xai profiles, "
+                                                        "providers/bedrock.py)")
+# providers/bedrock.py model_profile: the model id's provider prefix (after a region prefix) picks the profile; these set
+# bedrock_supports_tool_choice=True (bedrock_amazon_model_profile: only `if 'nova' in model_name`)
+_BEDROCK_TAKES_CHOICE = re.compile(r"^(?:[a-z-]+\.)?(anthropic\.|amazon\.nova|zai\.|moonshot(ai)?\.|xai\.)")
+
+
+BEDROCK_FORCING_GATE = Source("models/bedrock.py", 2857, "if profile.get('bedrock_supports_tool_choice', False): "
+                                                         "unavailable_reason = tool_forcing_unavailable_reason(...) "
+                                                         "else: unavailable_reason = FORCING_UNSUPPORTED_REASON")
+
+
+def bedrock_sends_choice(model: str) -> bool:
+    return bool(_BEDROCK_TAKES_CHOICE.search(model))
+
+
+def _bedrock(resolved: Resolved, names: tuple[str, ...]) -> Sent:
+    one = _one(resolved)
+    if one is not None:
+        return Sent({"tool": {"name": one}}, None, _BEDROCK_RESTRICTED)
+    if isinstance(resolved, tuple):
+        return Sent({"auto": {}} if resolved[0] == "auto" else {"any": {}}, _filtered(names, resolved),
+                    _BEDROCK_RESTRICTED)
+    if resolved == "none":
+        return Sent(None, (), _BEDROCK_NONE, no_tools=True)
+    return Sent({"auto": {}} if resolved == "auto" else {"any": {}}, None, _BEDROCK)
+
+
+# ---- parallel_tool_calls, and what refuses a forcing choice -------------------------------------------------------
+
+COPIED, ANTHROPIC, IGNORED = "copied", "anthropic", "ignored"
+_IGNORED_WORDS = ("unsupported_settings = frozenset({... 'parallel_tool_calls', ...}): the model warns "
+                  "(UnsupportedSettingWarning) and does not send it")
+
+
+class Parallel(NamedTuple):
+    kind: str  # COPIED: the body's parallel_tool_calls (with tools); ANTHROPIC: disable_parallel_tool_use inside
+    # tool_choice (not with none); IGNORED: not sent, with UnsupportedSettingWarning
+    source: Source
+
+
+# Anthropic's models that refuse any forced tool_choice (profiles/anthropic.py, supports_forced_tool_choice)
+ANTHROPIC_NO_FORCING = re.compile(r"claude-(fable-5-1|fable-5-2|mythos-5-1|mythos-5-2|opus-5-5|sonnet-5-5)")
+NO_FORCING_SOURCE = Source("profiles/anthropic.py", 547, "supports_forced_tool_choice = not model_name.startswith(("
+                                                         "'claude-fable-5-1', 'claude-fable-5-2', 'claude-mythos-5-1', "
+                                                         "'claude-mythos-5-2', 'claude-opus-5-5', 'claude-sonnet-5-5'))")
+NO_FORCING_ERROR = ("UserError: tool_choice={choice!r} is not supported by model {model!r}. This model does not "
+                    "support forcing tool use. Use `tool_choice='auto'` instead.")
+THINKING_SOURCE = Source("models/anthropic/__init__.py", 4288, "if unavailable_reason is None and thinking_type == "
+                                                               "'enabled': unavailable_reason = \"Extended thinking "
+                                                               "doesn't support forcing tool use. ...\" (then "
+                                                               "models/_tool_choice.py support_tool_forcing: an "
+                                                               "explicit forcing tool_choice raises UserError)")
+THINKING_ERROR = ("UserError: tool_choice={choice!r} is not supported by model {model!r}. Extended thinking doesn't "
+                  "support forcing tool use. Disable thinking or use `tool_choice='auto'`.")
+# ... and on a model that takes adaptive thinking (profiles/anthropic.py:390 supports_adaptive; Bedrock's profile reads
+# the same, providers/bedrock.py:371), " Alternatively, `SETTING` supports forcing." (models/anthropic/__init__.py:4293;
+# models/bedrock.py:2874 with _ADAPTIVE_THINKING_SETTING)
+ADAPTIVE_MODELS = re.compile(r"(^|\.)claude-(fable-5|mythos-5|mythos-preview|sonnet-4-6|sonnet-5|opus-4-6|opus-4-7"
+                             r"|opus-4-8|opus-5|haiku-5-5)")
+ADAPTIVE_SETTING = {"anthropic": "anthropic_thinking={'type': 'adaptive'}",
+                    "bedrock": "bedrock_additional_model_requests_fields={'thinking': {'type': 'adaptive'}}"}
+
+
+class Model(NamedTuple):
+    provider: str  # toolchoice's provider id
+    cls: str  # the model class
+    module: str  # where it is imported from
+    made: str  # how the model is made ("OpenAIChatModel(MODEL, provider=OpenAIProvider(...))")
+    choice_path: str | None  # where the choice sits in the body
+    tools_path: str
+    wire: Callable[[Resolved, tuple[str, ...]], Sent]
+    parallel: Parallel
+    claude: bool = False  # Anthropic's forcing rules apply (AnthropicModel; BedrockConverseModel on a Claude id)
+
+
+_OPENAI_PARALLEL = Parallel(COPIED, Source("models/openai/_chat_model.py", 518, "parallel_tool_calls=model_settings."
+                                                                                "get('parallel_tool_calls', OMIT) if "
+                                                                                "tools else OMIT"))
+MODELS: dict[str, Model] = {
+    "openai": Model("openai", "OpenAIChatModel", "pydantic_ai.models.openai", "OpenAIChatModel(MODEL)", "tool_choice",
+                    "tools", _openai_chat, _OPENAI_PARALLEL),
+    "openai-responses": Model("openai-responses", "OpenAIResponsesModel", "pydantic_ai.models.openai",
+                              "OpenAIResponsesModel(MODEL)", "tool_choice", "tools", _openai_responses, Parallel(
+                                  COPIED, Source("models/openai/_responses_model.py", 1513, "if tools and "
+                                                 "'parallel_tool_calls' not in unsupported_settings: parallel_tool_calls"
+                                                 " = model_settings.get('parallel_tool_calls', OMIT)"))),
+    "anthropic": Model("anthropic", "AnthropicModel", "pydantic_ai.models.anthropic", "AnthropicModel(MODEL)",
+                       "tool_choice", "tools", _anthropic, Parallel(ANTHROPIC, Source(
+                           "models/anthropic/__init__.py", 2864, "if 'parallel_tool_calls' in model_settings and "
+                           "tool_choice['type'] != 'none': tool_choice['disable_parallel_tool_use'] = not "
+                           "model_settings['parallel_tool_calls']")), claude=True),
+    "gemini": Model("gemini", "GoogleModel", "pydantic_ai.models.google", "GoogleModel(MODEL)",
+                    "toolConfig.functionCallingConfig", "tools", _gemini,
+                    Parallel(IGNORED, Source("models/google.py", 673, _IGNORED_WORDS))),
+    "mistral": Model("mistral", "MistralModel", "pydantic_ai.models.mistral", "MistralModel(MODEL)", "tool_choice",
+                     "tools", _mistral, Parallel(COPIED, Source("models/mistral.py", 371, "parallel_tool_calls="
+                                                                "model_settings.get('parallel_tool_calls')"))),
+    "groq": Model("groq", "GroqModel", "pydantic_ai.models.groq", "GroqModel(MODEL)", "tool_choice", "tools", _groq,
+                  Parallel(COPIED, Source("models/groq.py", 483, "parallel_tool_calls=model_settings.get("
+                                                                 "'parallel_tool_calls', NOT_GIVEN) if tools else "
+                                                                 "NOT_GIVEN"))),
+    "cohere": Model("cohere", "CohereModel", "pydantic_ai.models.cohere", "CohereModel(MODEL)", "tool_choice", "tools",
+                    _cohere, Parallel(IGNORED, Source("models/cohere.py", 198, _IGNORED_WORDS))),
+    "bedrock": Model("bedrock", "BedrockConverseModel", "pydantic_ai.models.bedrock", "BedrockConverseModel(MODEL)",
+                     "toolConfig.toolChoice", "toolConfig.tools", _bedrock,
+                     Parallel(IGNORED, Source("models/bedrock.py", 869, _IGNORED_WORDS))),
+}

@@ -1,0 +1,483 @@
+"""`--dialect pydantic-ai` held to what the real pydantic-ai Agent sends: each case below is rendered by the dialect
+and run by ``Agent(<ModelClass>(MODEL), tools=[...]).run_sync(...)`` against ``toolchoice mock`` on 127.0.0.1, and the
+tool fields of the Agent's first request (as the mock saved it) are compared with the dialect's body, or what the
+Agent raised with the dialect's ``dialect.refused``. The pydantic-ai settings each case gives the Agent are written
+here by hand (``CHOICES``); none is computed by the code under test.
+
+Cheap: one mock per model class for the whole file, in this process; each run stops after its first request
+(``UsageLimits(request_limit=1)``: the Agent raises before a second), and while the module runs a connection or a
+name lookup for anything but the loopback raises and is recorded.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import socket
+import time
+import warnings
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, Callable, Iterator, NamedTuple
+
+import pytest
+
+from sdk_types import missing
+from toolchoice.providers.core.choice import parse_tool_choice
+from toolchoice.providers.core.model import ThinkingSetting
+from toolchoice.providers.core.registry import translate
+from toolchoice.providers.core.scenario import load_scenario
+
+pytestmark = [pytest.mark.skipif(missing("pydantic_ai", "openai", "anthropic", "google.genai", "mistralai", "groq",
+                                         "cohere", "boto3"), reason="the test extra's pydantic-ai-slim and SDKs"),
+              pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+              pytest.mark.filterwarnings("ignore::ResourceWarning")]
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIO = ROOT / "tests" / "dialect" / "pydantic-ai.yaml"  # the tools, prompt and models below
+KEY = "sk-pydantic-ai-wire-0a1b2c3d"
+WEATHER = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def _tool_or_output(names: list[str]) -> Any:
+    from pydantic_ai.settings import ToolOrOutput
+
+    return ToolOrOutput(function_tools=names)
+
+
+# case -> (the scenario's tool_choice spelling, the ModelSettings.tool_choice a pydantic-ai user writes for it, per
+# pydantic_ai/settings.py: 'auto' | 'none' | 'required' | list[str] ("Force a call to one of the specified function
+# and/or output tools") | ToolOrOutput ("Specified function tools plus output tools/text/image"))
+CHOICES: dict[str, tuple[Any, Any]] = {
+    "unset": (None, None),
+    "auto": ("auto", "auto"),
+    "none": ("none", "none"),
+    "required": ("required", "required"),
+    "named": ("get_time", ["get_time"]),
+    "allowed-auto": ({"allowed": ["get_time"], "mode": "auto"}, lambda: _tool_or_output(["get_time"])),
+    "allowed-two-required": ({"allowed": ["get_weather", "get_time"], "mode": "required"},
+                             ["get_weather", "get_time"]),
+    "allowed-two-auto": ({"allowed": ["get_weather", "get_time"], "mode": "auto"},
+                         lambda: _tool_or_output(["get_weather", "get_time"])),
+    "allowed-all-required": ({"allowed": ["get_weather", "get_time", "get_date"], "mode": "required"},
+                             ["get_weather", "get_time", "get_date"]),
+}
+
+
+def _model(provider: str, base: str, model: str) -> Any:
+    """The pydantic-ai model class for ``provider`` at the mock's base URL."""
+    if provider in ("openai", "openai-responses"):
+        from pydantic_ai.models.openai import OpenAIChatModel, OpenAIResponsesModel
+        from pydantic_ai.providers.openai import OpenAIProvider
+
+        made = OpenAIChatModel if provider == "openai" else OpenAIResponsesModel
+        return made(model, provider=OpenAIProvider(base_url=base, api_key=KEY))
+    if provider == "anthropic":
+        from pydantic_ai.models.anthropic import AnthropicModel
+        from pydantic_ai.providers.anthropic import AnthropicProvider
+
+        return AnthropicModel(model, provider=AnthropicProvider(base_url=base, api_key=KEY))
+    if provider == "gemini":
+        from pydantic_ai.models.google import GoogleModel
+        from pydantic_ai.providers.google import GoogleProvider
+
+        import httpx2  # google-genai's default is an aiohttp session it leaves open; pydantic-ai's client is httpx2's
+
+        client = httpx2.AsyncClient(timeout=30)  # httpx's 5 s default draws pydantic-ai's UserWarning
+        return GoogleModel(model, provider=GoogleProvider(api_key=KEY, base_url=base, http_client=client))
+    if provider == "mistral":
+        from pydantic_ai.models.mistral import MistralModel
+        from pydantic_ai.providers.mistral import MistralProvider
+
+        return MistralModel(model, provider=MistralProvider(api_key=KEY, base_url=base))
+    if provider == "groq":
+        from pydantic_ai.models.groq import GroqModel
+        from pydantic_ai.providers.groq import GroqProvider
+
+        return GroqModel(model, provider=GroqProvider(api_key=KEY, base_url=base))
+    if provider == "cohere":
+        from cohere import AsyncClientV2
+        from pydantic_ai.models.cohere import CohereModel
+        from pydantic_ai.providers.cohere import CohereProvider
+
+        import httpx  # cohere's default transport is httpx-aiohttp's, whose aiohttp session is left open at exit
+
+        client = AsyncClientV2(api_key=KEY, base_url=base, httpx_client=httpx.AsyncClient(timeout=30))
+        return CohereModel(model, provider=CohereProvider(cohere_client=client))
+    assert provider == "bedrock"
+    from pydantic_ai.models.bedrock import BedrockConverseModel
+    from pydantic_ai.providers.bedrock import BedrockProvider
+
+    return BedrockConverseModel(model, provider=BedrockProvider(
+        region_name="us-east-1", aws_access_key_id="AKIDPYDANTICAIWIRE", aws_secret_access_key="unused", base_url=base))
+
+
+class Sent(NamedTuple):
+    body: dict[str, Any] | None  # the first request as the mock saved it (None: nothing was sent)
+    error: BaseException | None  # what the run raised, past its one allowed request
+
+
+class Agents:
+    """One mock per provider (with --save, to read the bodies), started when first asked for; the loopback guard."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder, self.outside = folder, []  # type: list[str]
+        self._stack, self._mocks = ExitStack(), {}  # type: ExitStack, dict[str, Any]
+        self._saved = (socket.getaddrinfo, socket.socket.connect)
+
+    def __enter__(self) -> "Agents":
+        lookup, connect = self._saved
+
+        def local(host: Any) -> bool:
+            return not isinstance(host, str) or host in LOOPBACK or host.startswith("127.")
+
+        def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+            if not local(host):
+                self.outside.append(f"getaddrinfo {host}")
+                raise OSError(f"{host} is not the loopback")
+            return lookup(host, *args, **kwargs)
+
+        def guarded(sock: socket.socket, address: Any) -> Any:
+            if isinstance(address, tuple) and not local(address[0]):
+                self.outside.append(f"connect {address[0]}")
+                raise OSError(f"{address[0]} is not the loopback")
+            return connect(sock, address)
+
+        socket.getaddrinfo = getaddrinfo  # type: ignore[assignment]
+        socket.socket.connect = guarded  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self._stack.close()
+        finally:
+            socket.getaddrinfo, socket.socket.connect = self._saved  # type: ignore[assignment, method-assign]
+
+    def mock(self, provider: str) -> Any:
+        from toolchoice.providers.core.mock.server import running_mock
+
+        if provider not in self._mocks:
+            self._mocks[provider] = self._stack.enter_context(running_mock(provider, save_dir=self.folder / provider))
+        return self._mocks[provider]
+
+    def run(self, provider: str, model: str, step_one: dict[str, Any], tools: bool = True) -> Sent:
+        """The Agent's run with ``step_one`` as its first step's ModelSettings (a forcing tool_choice raises when
+        given statically: pydantic_ai/agent/__init__.py, so it is given per step, as a pydantic-ai user must)."""
+        from pydantic_ai import Agent, Tool
+        from pydantic_ai.exceptions import UsageLimitExceeded
+        from pydantic_ai.usage import UsageLimits
+
+        mock = self.mock(provider)
+        declared = [Tool.from_schema(lambda **_: "sunny", "get_weather", "Weather in a city.", WEATHER),
+                    Tool.from_schema(lambda **_: "noon", "get_time", "Time in a city.", WEATHER),
+                    Tool.from_schema(lambda **_: "today", "get_date", "Date in a city.", WEATHER)] if tools else []
+        agent = Agent(_model(provider, mock.base_url, model), tools=declared)
+        before = len(mock.records)
+        error: BaseException | None = None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # UnsupportedSettingWarning for a setting the model class ignores
+            try:
+                agent.run_sync("Weather in Paris?", usage_limits=UsageLimits(request_limit=1),
+                               model_settings=lambda ctx: step_one if ctx.run_step == 1 else {})
+            except UsageLimitExceeded:  # the second request, after the tool call: not sent
+                pass
+            except Exception as exc:  # what pydantic-ai raises instead of sending is the result here
+                error = exc
+        refused = type(error).__name__ == "UserError"  # raised before sending: nothing to wait for
+        deadline = time.monotonic() + (0 if refused else 5)
+        while len(mock.records) == before and time.monotonic() < deadline:  # a line follows the answer's last byte
+            time.sleep(0.005)
+        if len(mock.records) == before:
+            return Sent(None, error)
+        path = self.folder / provider / f"sample-{mock.records[before]['n']:03d}.request.json"
+        deadline = time.monotonic() + 5
+        while not path.exists() and time.monotonic() < deadline:  # written beside the line, once answered
+            time.sleep(0.01)
+        return Sent(json.loads(path.read_text(encoding="utf-8"))["body"], error)
+
+
+@pytest.fixture(scope="module")
+def agents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Agents]:
+    with Agents(tmp_path_factory.mktemp("pydantic-ai")) as made:
+        yield made
+    assert made.outside == [], made.outside  # nothing but the loopback, in the whole file
+
+
+@functools.cache
+def _scenario() -> Any:
+    return load_scenario(SCENARIO)
+
+
+def render(provider: str, choice: str, parallel: bool | None = None, model: str | None = None,
+           thinking: ThinkingSetting | None = None, tools: bool = True, max_tokens: int | None = None) -> Any:
+    from toolchoice.providers.pydantic_ai_dialect import apply
+
+    base = _scenario() if tools else _scenario()._replace(tools=())
+    spelled = CHOICES[choice][0]
+    scenario = base._replace(parallel_tool_calls=parallel, tool_choice=parse_tool_choice(
+        spelled, base.tool_names or ("get_weather",)) if spelled is not None else None)
+    settings = scenario.settings_for(provider)
+    if thinking is not None:
+        settings = settings._replace(thinking=True, thinking_mode=thinking)
+    if model is not None:
+        settings = settings._replace(model=model)
+    if max_tokens is not None:
+        settings = settings._replace(max_tokens=max_tokens)
+    scenario = scenario._replace(providers={**scenario.providers, provider: settings})
+    return apply(translate(provider, scenario), scenario)
+
+
+def run(agents: Agents, provider: str, choice: str, parallel: bool | None = None, model: str | None = None,
+        extra: dict[str, Any] | None = None, tools: bool = True) -> Sent:
+    value = CHOICES[choice][1]
+    step_one = {**({"tool_choice": value() if callable(value) else value} if value is not None else {}),
+                **({"parallel_tool_calls": parallel} if parallel is not None else {}), **(extra or {})}
+    return agents.run(provider, model or _scenario().settings_for(provider).model, step_one, tools)
+
+
+# where each model class's request carries the tools and the choice
+TOOLS_AT = {"bedrock": "toolConfig.tools"}
+CHOICE_AT = {"gemini": "toolConfig.functionCallingConfig", "bedrock": "toolConfig.toolChoice"}
+
+
+def _at(body: dict[str, Any], path: str) -> Any:
+    node: Any = body
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return "<absent>"
+        node = node[part]
+    return node
+
+
+def _names(tools: Any) -> list[Any]:
+    """Each tools entry's function names (Gemini: the declarations of each entry, as a list)."""
+    if not isinstance(tools, list):
+        return tools
+    return [[d["name"] for d in t["functionDeclarations"]] if "functionDeclarations" in t else
+            t.get("name") or (t.get("function") or t.get("toolSpec") or {}).get("name") for t in tools]
+
+
+def hold(provider: str, view: Any, sent: Sent) -> None:
+    """The dialect's view against what the Agent did: the same refusal, or the same tool fields."""
+    if sent.body is None:
+        assert sent.error is not None and type(sent.error).__name__ == "UserError", sent.error
+        refusals = [e.message for e in view.translation.ledger if e.code == "dialect.refused"]
+        assert view.translation.request is None and len(refusals) == 1, view.translation.ledger
+        assert f"UserError: {sent.error}" in refusals[0], (refusals[0], str(sent.error))
+        return
+    assert sent.error is None, sent.error
+    assert view.translation.request is not None, [e.message for e in view.translation.ledger]
+    body = view.translation.request.body
+    tools_at, choice_at = TOOLS_AT.get(provider, "tools"), CHOICE_AT.get(provider, "tool_choice")
+    assert _names(_at(body, tools_at)) == _names(_at(sent.body, tools_at)), (body, sent.body)
+    assert _at(body, choice_at) == _at(sent.body, choice_at), (_at(body, choice_at), _at(sent.body, choice_at))
+    assert _at(body, "parallel_tool_calls") == _at(sent.body, "parallel_tool_calls")
+    assert ("toolConfig" in body) == ("toolConfig" in sent.body)
+
+
+PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini", "mistral", "groq", "cohere", "bedrock")
+
+
+@pytest.mark.parametrize("choice", list(CHOICES))
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_the_agents_first_request_is_the_dialects(agents: Agents, provider: str, choice: str) -> None:
+    """Each model class with each tool_choice setting: the tools it declares and the choice it writes are the
+    dialect's."""
+    hold(provider, render(provider, choice), run(agents, provider, choice))
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_parallel_tool_calls_false(agents: Agents, provider: str) -> None:
+    """ModelSettings(parallel_tool_calls=False): the body's field (OpenAI, Groq, Mistral), disable_parallel_tool_use
+    inside Anthropic's choice, nothing at all where the class ignores the setting (Gemini, Cohere, Bedrock), which the
+    ledger says."""
+    view = render(provider, "auto", parallel=False)
+    hold(provider, view, run(agents, provider, "auto", parallel=False))
+    ignored = [e for e in view.translation.ledger if e.code == "dialect.differs" and "does not send it" in e.message]
+    assert bool(ignored) == (provider in ("gemini", "cohere", "bedrock"))
+
+
+def test_anthropic_none_keeps_parallel_out_of_the_choice(agents: Agents) -> None:
+    hold("anthropic", render("anthropic", "none", parallel=False),
+         run(agents, "anthropic", "none", parallel=False))
+
+
+@pytest.mark.parametrize("choice", ["required", "named", "auto"])
+def test_claude_with_extended_thinking_refuses_a_forcing_choice(agents: Agents, choice: str) -> None:
+    """anthropic_thinking {type: enabled}: a forcing tool_choice raises UserError before any request; auto is sent."""
+    view = render("anthropic", choice, thinking=ThinkingSetting("on", budget=2048), max_tokens=4096)
+    thinking = view.api.request.body["thinking"] if view.api.request else {"type": "enabled", "budget_tokens": 2048}
+    assert thinking["type"] == "enabled"
+    hold("anthropic", view, run(agents, "anthropic", choice, extra={"anthropic_thinking": thinking}))
+
+
+@pytest.mark.parametrize("choice", ["required", "named"])
+def test_claude_adaptive_thinking_takes_a_forcing_choice(agents: Agents, choice: str) -> None:
+    view = render("anthropic", choice, model="claude-sonnet-4-6", thinking=ThinkingSetting("adaptive"))
+    hold("anthropic", view, run(agents, "anthropic", choice, model="claude-sonnet-4-6",
+                                extra={"anthropic_thinking": {"type": "adaptive"}}))
+
+
+@pytest.mark.parametrize("choice", ["required", "named", "auto"])
+def test_a_claude_model_that_refuses_forcing(agents: Agents, choice: str) -> None:
+    """claude-sonnet-5-5: pydantic-ai's profile refuses any forcing choice (UserError); auto is sent."""
+    hold("anthropic", render("anthropic", choice, model="claude-sonnet-5-5"),
+         run(agents, "anthropic", choice, model="claude-sonnet-5-5"))
+
+
+@pytest.mark.parametrize("model", ["claude-sonnet-4-6"])
+def test_the_refusal_names_adaptive_thinking_where_the_model_takes_it(agents: Agents, model: str) -> None:
+    view = render("anthropic", "required", model=model, thinking=ThinkingSetting("on", budget=2048), max_tokens=4096)
+    hold("anthropic", view, run(agents, "anthropic", "required", model=model, extra={
+        "anthropic_thinking": {"type": "enabled", "budget_tokens": 2048}}))
+    assert "Alternatively" in view.translation.ledger[-1].message
+
+
+@pytest.mark.parametrize("model", ["us.anthropic.claude-sonnet-4-5-20250929-v1:0", "us.anthropic.claude-sonnet-4-6"])
+def test_bedrock_claude_with_extended_thinking_refuses_a_forcing_choice(agents: Agents, model: str) -> None:
+    view = render("bedrock", "required", model=model, thinking=ThinkingSetting("on", budget=2048), max_tokens=4096)
+    hold("bedrock", view, run(agents, "bedrock", "required", model=model, extra={
+        "bedrock_additional_model_requests_fields": {"thinking": {"type": "enabled", "budget_tokens": 2048}}}))
+
+
+@pytest.mark.parametrize("choice", ["required", "named", "auto"])
+def test_bedrock_forces_no_tool_on_a_model_its_profile_gives_no_tool_choice(agents: Agents, choice: str) -> None:
+    """Llama on Bedrock (bedrock_supports_tool_choice unset): a forcing choice raises UserError; auto sends the tools
+    without toolChoice, which the ledger says."""
+    model = "meta.llama3-1-70b-instruct-v1:0"
+    view = render("bedrock", choice, model=model)
+    hold("bedrock", view, run(agents, "bedrock", choice, model=model))
+    if choice == "auto":
+        assert "toolChoice" not in view.translation.request.body["toolConfig"]
+        assert any("sends no toolChoice" in e.message for e in view.translation.ledger)
+
+
+def test_gemini_2_0_keeps_auto(agents: Agents) -> None:
+    """VALIDATED only where the profile says the model thinks (Gemini 2.5 and later): 2.0 gets AUTO."""
+    view = render("gemini", "auto", model="gemini-2.0-flash")
+    hold("gemini", view, run(agents, "gemini", "auto", model="gemini-2.0-flash"))
+    assert view.translation.request.body["toolConfig"]["functionCallingConfig"] == {"mode": "AUTO"}
+
+
+@pytest.mark.parametrize("choice", ["required", "auto"])
+def test_without_tools(agents: Agents, choice: str) -> None:
+    """No tools: 'required' raises (no function tools); auto sends neither tools nor a choice."""
+    hold("openai", render("openai", choice, tools=False), run(agents, "openai", choice, tools=False))
+
+
+def test_the_cli_renders_the_dialect() -> None:
+    """`render --dialect pydantic-ai` through the command line: the model class as the label, JSON with the call."""
+    from cli import run_cli
+
+    result = run_cli(["render", str(SCENARIO), "-p", "anthropic", "--dialect", "pydantic-ai", "--tool-choice",
+                      "get_time", "-f", "json"])
+    assert result.returncode == 0, result.stderr
+    view = json.loads(result.stdout)  # one provider: its view alone
+    assert view["dialect"] == "pydantic-ai" and view["model_class"] == "AnthropicModel('claude-sonnet-4-5')"
+    assert view["tool_choice_setting"] == "['get_time']"
+    assert view["request"]["body"]["tool_choice"] == {"type": "tool", "name": "get_time"}
+
+
+@pytest.mark.parametrize("dialect", [None, "pydantic-ai"])
+def test_render_loads_the_dialect_only_when_asked_and_never_pydantic_ai(dialect: str | None) -> None:
+    """A command imports only what it uses: the dialect's two modules with --dialect pydantic-ai alone, and
+    pydantic-ai itself never (the rules are data)."""
+    from test_render_imports import command_in_child
+
+    seen = command_in_child("render", "configs/weather.yaml", "-p", "openai", "-f", "json",
+                            *(["--dialect", dialect] if dialect else []))
+    assert seen["code"] == 0
+    loaded = sorted(m for m in seen["modules"] if "pydantic_ai" in m)
+    assert loaded == ([] if dialect is None else ["toolchoice.providers.pydantic_ai_dialect",
+                                                  "toolchoice.providers.pydantic_ai_rules"])
+
+
+@pytest.mark.parametrize(("provider", "forced"), [("openai", "required"), ("anthropic", {"type": "any"})])
+def test_a_structured_output_type_forces_its_own_tool_where_the_dialect_says(agents: Agents, provider: str,
+                                                                            forced: Any) -> None:
+    """The ledger's dialect.output: with output_type=Model (a tool output) and no tool_choice set, pydantic-ai adds
+    final_result and forces a tool call; the described Agent (text output) sends auto."""
+    from pydantic import BaseModel
+    from pydantic_ai import Agent, Tool
+    from pydantic_ai.exceptions import UsageLimitExceeded
+    from pydantic_ai.usage import UsageLimits
+
+    class Forecast(BaseModel):
+        city: str
+
+    mock = agents.mock(provider)
+    model = _model(provider, mock.base_url, _scenario().settings_for(provider).model)
+    agent = Agent(model, output_type=Forecast,
+                  tools=[Tool.from_schema(lambda **_: "sunny", "get_weather", "Weather in a city.", WEATHER)])
+    before = len(mock.records)
+    with pytest.raises(UsageLimitExceeded):  # the mock calls get_weather; the second request is not sent
+        agent.run_sync("Weather in Paris?", usage_limits=UsageLimits(request_limit=1))
+    deadline = time.monotonic() + 5
+    while len(mock.records) == before and time.monotonic() < deadline:
+        time.sleep(0.005)
+    line = mock.records[before]
+    assert line["offered_tools"] == ["get_weather", "final_result"] and line["requested"] == {
+        "openai": "required", "anthropic": {"type": "any"}}[provider] == forced
+    view = render(provider, "unset")
+    (note,) = [e.message for e in view.translation.ledger if e.code == "dialect.output"]
+    assert "final_result" in note and "'required'" in note
+    assert view.translation.effective_tool_choice == {"openai": "auto", "anthropic": {"type": "auto"}}[provider]
+
+
+def _quoted_sources() -> list[Any]:
+    from toolchoice.providers import pydantic_ai_rules as rules
+
+    found = {name: value for name, value in vars(rules).items() if isinstance(value, rules.Source)}
+    found.update({f"{m.cls} parallel_tool_calls": m.parallel.source for m in rules.MODELS.values()})
+    return [pytest.param(source, id=name) for name, source in sorted(found.items())]
+
+
+def _squeezed(text: str) -> str:
+    import re
+
+    return re.sub(r"\s*([)\]}])", r"\1", re.sub(r"([(\[{])\s*", r"\1", " ".join(text.split())))
+
+
+@pytest.mark.parametrize("source", _quoted_sources())
+def test_each_rule_quotes_the_installed_pydantic_ai_at_its_line(source: Any) -> None:
+    """Each Source's code, up to its first gap (`...` or `;`), is in the wheel at the file and line it names (within
+    the statement that starts there): the facts are pydantic-ai's words, and a new release that moves them fails here
+    before the docs go stale."""
+    import importlib.metadata
+    import importlib.util
+    import re
+
+    from toolchoice.providers.pydantic_ai_rules import VERSION
+
+    if importlib.metadata.version("pydantic-ai-slim") != VERSION:
+        pytest.skip(f"the rules quote pydantic-ai-slim {VERSION}")
+    root = Path(importlib.util.find_spec("pydantic_ai").origin).parent  # type: ignore[arg-type]
+    lines = (root / source.file).read_text(encoding="utf-8").splitlines()
+    window = _squeezed(" ".join(lines[source.line - 1:source.line + 14]))
+    first = re.split(r"\s*\.\.\.\s*|;\s", source.words)[0]
+    assert len(first) >= 12 and _squeezed(first)[:60] in window, (first, window[:300])
+
+
+@pytest.mark.parametrize("provider", ["openai", "openai-responses"])
+def test_openai_reasoning_takes_a_forcing_choice(agents: Agents, provider: str) -> None:
+    """OpenAI's profile sets no forcing flag: with reasoning on (openai_reasoning_effort), a forcing choice is sent
+    as without it."""
+    model = "o3" if provider == "openai" else "gpt-5.4-mini"
+    for choice in ("required", "named"):
+        view = render(provider, choice, model=model, thinking=ThinkingSetting("on", effort="high"))
+        assert view.api.request is not None and "dialect.refused" not in [e.code for e in view.translation.ledger]
+        hold(provider, view, run(agents, provider, choice, model=model, extra={"openai_reasoning_effort": "high"}))
+
+
+@pytest.mark.parametrize("choice", ["required", "named"])
+def test_bedrock_forces_on_nova_and_on_claude_with_adaptive_thinking(agents: Agents, choice: str) -> None:
+    """Amazon Nova's profile gives it a toolChoice; Claude on Bedrock with adaptive thinking takes a forcing one."""
+    nova = "us.amazon.nova-pro-v1:0"
+    hold("bedrock", render("bedrock", choice, model=nova), run(agents, "bedrock", choice, model=nova))
+    claude = "us.anthropic.claude-sonnet-4-6"
+    view = render("bedrock", choice, model=claude, thinking=ThinkingSetting("adaptive"))
+    assert view.api.request is not None and view.api.request.body["additionalModelRequestFields"]["thinking"] == {
+        "type": "adaptive"}
+    hold("bedrock", view, run(agents, "bedrock", choice, model=claude, extra={
+        "bedrock_additional_model_requests_fields": {"thinking": {"type": "adaptive"}}}))
