@@ -84,7 +84,17 @@ def _click_errors() -> tuple[type[Exception], type[Exception]]:
 
 def run(argv: list[str]) -> int:
     """Run ``toolchoice ARGV`` in this process and return its exit code (what ``main`` exits with);
-    usage errors (an unknown option, a bad --format) are one line and exit 2."""
+    usage errors (an unknown option, a bad --format) are one line and exit 2. rich's globals are as the command
+    found them once it returns (``output.rich_restored``): a caller's own rich output in this process is its own."""
+    try:
+        return _run(argv)
+    finally:
+        drawn = sys.modules.get(f"{__package__}.output")  # loaded only by a command that drew something
+        if drawn is not None:
+            drawn.rich_restored()
+
+
+def _run(argv: list[str]) -> int:
     from .exits import BAD_INPUT, error_line
 
     # a pseudo-terminal of unknown size reports 0 columns and shells export COLUMNS=0: shutil reads that as not set,

@@ -109,7 +109,9 @@ def _failed_write(exc: Exception) -> str | None:
 # load_replay's provider is run's -p; one named with its job (run.save: jobs.run's save; probe.save: the overlay
 # load_overlay reads) is the command and option
 _OPTIONS = {"save_dir": "--save", "provider": "-p", "run.save": "`run --save`",
-            "probe.save": "toolchoice probe --save FILE"}
+            "probe.save": "toolchoice probe --save FILE",
+            # what `trace` says of a folder run --save wrote (saved_request.PYTHON: a Python caller's words)
+            "saved.run_save": "run --save", "saved.takers": "render, send and run take", "saved.trace": "toolchoice trace"}
 
 
 def option_of(argument: str) -> str:

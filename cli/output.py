@@ -272,11 +272,32 @@ def new_console(redactor: Redactor | None = None, **options: Any) -> Any:
     text it lays out visibly (``redaction.visible``: no ESC or BEL from a tool name or a reply reaches the
     terminal), nor emoji codes (``:smile:`` stays as written); a closed pipe (``| head``) ends the command quietly with exit 0 instead of rich's exit 1."""
     console = _console_class()(**{"highlight": False, "soft_wrap": False, "markup": False, "emoji": False, **options})
+    _controls_shown()
     console.redactor = redactor if redactor is not None else output_redactor()  # keys out BEFORE layout
     return console
 
 
 _CONSOLE: Any = None
+
+
+def _controls_shown() -> None:
+    """rich deletes BEL, BS, VT, FF and CR when it builds a Text (rich.control.strip_control_codes), before
+    ``shown`` below can write them out: text from outside lost characters silently while ESC was shown as
+    \u001b. Every Text a command prints writes them out instead, as ``visible`` writes every control; set for
+    each console a command makes, and put back when the command returns (``rich_restored``, app.run)."""
+    import rich.text as rich_text
+
+    rich_text.strip_control_codes = visible  # type: ignore[assignment]
+
+
+def rich_restored() -> None:
+    """rich's ``strip_control_codes`` as rich has it: a command run in a caller's process (``app.run``) leaves
+    the caller's own rich output as it was."""
+    text = sys.modules.get("rich.text")
+    if text is not None:
+        from rich.control import strip_control_codes
+
+        text.strip_control_codes = strip_control_codes  # type: ignore[attr-defined]
 
 
 def _console_class() -> Any:
@@ -291,12 +312,7 @@ def _console_class() -> Any:
 
     from . import table_draw, word_breaks
 
-    import rich.text as rich_text
-
-    # rich deletes BEL, BS, VT, FF and CR when it builds a Text (rich.control.strip_control_codes), before
-    # ``shown`` below can write them out: text from outside lost characters silently while ESC was shown as
-    # \u001b. Every Text this process prints writes them out instead, as ``visible`` writes every control.
-    rich_text.strip_control_codes = visible  # type: ignore[assignment]
+    _controls_shown()
 
     def fit(console: Any, table: Any, options: Any) -> None:
         """A table never wider than the console: when even its narrowest layout (ids and codes unbroken)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from .core.model import LedgerEntry, Scenario, ToolChoice, ToolchoiceError, Translation
+from .core.model import LedgerEntry, Scenario, ToolChoice, Translation
 from .dialect_fields import (ABSENT, Rebuild, api_json, filled, get_path, model_of, rebuilt_base,
                              set_path, shown, translated)
 from .vercel_rules import (ACTIVE_TOOLS, ANTHROPIC_EAGER, ANTHROPIC_FORCED_AUTO, ANTHROPIC_FORCED_WARNING,
@@ -152,13 +152,17 @@ def _as_package_writes(package: Package, tools: Any, stream: bool) -> Any:
 def _active(settings: Mapping[str, Any], scenario: Scenario, chosen: SdkChoice) -> tuple[str, ...] | None:
     """activeTools: --active-tools and an allowed-tools choice's list (both: the tools in both). A name the scenario
     does not declare is bad input (activeTools is typed Array<keyof TOOLS>)."""
+    from .core.errors import named
+
     given = settings.get("active_tools")
-    names = tuple(given) if given is not None else None
+    # a Python caller's one name as a str is a list of one (not read letter by letter)
+    names = ((given,) if isinstance(given, str) else tuple(given)) if given is not None else None
     for name in names or ():
-        if name not in scenario.tool_names:
-            raise ToolchoiceError(f"--active-tools {name!r}: not a tool of {scenario.path}",
-                                  hint="one of " + ", ".join(scenario.tool_names) if scenario.tool_names else
-                                  "the scenario declares no tools")
+        if name not in scenario.tool_names:  # the command line's --active-tools, a Python caller's settings key
+            raise named(("", f" {name!r}: not a tool of {scenario.path}"),
+                        "one of " + ", ".join(scenario.tool_names) if scenario.tool_names else
+                        "the scenario declares no tools", names=("active_tools",),
+                        spelling={"active_tools": "settings['active_tools']"})
     if chosen.active is None:
         return names
     return chosen.active if names is None else tuple(n for n in chosen.active if n in names)

@@ -42,3 +42,20 @@ def test_tools_comments_stay_one_line_and_the_yaml_loads_as_written(tmp_path: Pa
     body = [line for line in result.stdout.splitlines() if not line.startswith("#")]
     assert any("web_search\\n[bold]x\\rtools: [{name: injected}]" in line for line in comments), comments
     assert yaml.safe_load("\n".join(body)) == {"tools": [{"name": "f", "parameters": {"type": "object"}}]}
+
+
+def test_a_command_run_in_this_process_leaves_rich_as_it_found_it(tmp_path: Path) -> None:
+    """The written-out controls are the command's: ``app.run`` puts rich's ``strip_control_codes`` back when it
+    returns (a caller's own rich output in the process, a library user's test, keeps rich's behaviour), and the next
+    command run in the same process writes them out again."""
+    import rich.control
+    import rich.text
+
+    tool_file(tmp_path, NASTY)
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n  - from: tools.json\nmessages:\n  - {role: user, content: hi}\n")
+    for _ in range(2):
+        out = run_cli(["render", str(scenario), "-p", "openai"], env={"COLUMNS": "400", "OPENAI_API_KEY": "x"}).stdout
+        assert "\\u0007" in "".join(line.strip("│ ") for line in out.splitlines()) and "\x07" not in out
+        assert rich.text.strip_control_codes is rich.control.strip_control_codes
+        assert rich.text.Text("a\x07b").plain == "ab"  # rich's own: BEL deleted, as rich documents

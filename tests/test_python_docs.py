@@ -23,7 +23,8 @@ def python_blocks(text: str) -> list[str]:
 def test_the_page_has_an_example_for_every_job():
     code = "\n".join(python_blocks(PAGE.read_text(encoding="utf-8")))
     for job in ("jobs.render(", "jobs.send(", "jobs.compare_send(", "jobs.probe(", "jobs.run(", "parse_reply(",
-                "running_mock(", "base_url=mock.base_url"):
+                "running_mock(", "base_url=mock.base_url", "dialects.apply(", "saved_request.import_saved(",
+                "trace_scenario.import_trace("):
         assert job in code, job
 
 
@@ -57,6 +58,22 @@ def test_a_repeated_send_keeps_what_the_command_line_keeps():
     from toolchoice.providers.core import jobs, runner
 
     assert inspect.signature(jobs.send).parameters["keep"].default == runner.RESULTS_KEPT
+
+
+def test_mock_md_s_python_loop_runs_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/mock.md's examples that assert (its SDK loop against running_mock; the sketch of a script of replies,
+    with its ``...``, asserts nothing and is not run), on 127.0.0.1 alone."""
+    real = socket.create_connection
+
+    def loopback_only(address, *args, **kwargs):
+        assert address[0] in ("127.0.0.1", "::1", "localhost"), address
+        return real(address, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "create_connection", loopback_only)
+    blocks = [b for b in python_blocks((ROOT / "docs" / "mock.md").read_text(encoding="utf-8")) if "assert " in b]
+    assert blocks
+    for number, block in enumerate(blocks, 1):
+        exec(compile(block, f"docs/mock.md example {number}", "exec"), {"__name__": "docs_mock_md"})  # noqa: S102
 
 
 def test_the_pytest_file_s_tests_pass_as_pytest_runs_them():

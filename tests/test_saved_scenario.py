@@ -633,7 +633,8 @@ def test_key_shaped_values_a_hand_made_save_holds_become_variables_the_scenario_
         "# warning saved.key_env: 3 key-shaped value(s) in the request where the scenario would show them, written as "
         "a variable: providers.anthropic.headers.anthropic-beta as $ANTHROPIC_BETA; providers.anthropic.extra.metadata"
         ".api_key as $API_KEY; providers.anthropic.extra.metadata.note as $MY_API_KEY (export each key in its variable "
-        "and send with --allow-env ANTHROPIC_BETA --allow-env API_KEY --allow-env MY_API_KEY)")
+        "and send with --allow-env ANTHROPIC_BETA --allow-env API_KEY --allow-env MY_API_KEY; from Python, "
+        'RenderOptions(allow_env=("ANTHROPIC_BETA", "API_KEY", "MY_API_KEY")))')
     assert not any("saved.not_carried" in n or "saved.differs" in n for n in notes)  # the same request, said once
     env = {"PATH": "", "NO_COLOR": "1", "ANTHROPIC_BETA": "beta-x", "API_KEY": "key-y", "MY_API_KEY": "key-z"}
     rendered = run_cli(["render", str(tmp_path / "s.yaml"), "-p", "anthropic", "-f", "json", "--allow-env",

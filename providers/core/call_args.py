@@ -136,6 +136,13 @@ def folder(value: Any, name: str = "save") -> Path | None:
     raise wrong(name, "a folder (str or Path)", value)
 
 
+def path_arg(value: Any, name: str = "path") -> Path:
+    """A file or folder to read, given as a ``str`` or a path (``trace``'s FILE: ``import_saved``, ``import_trace``)."""
+    if isinstance(value, (str, os.PathLike)) and not isinstance(value, bytes):
+        return Path(value)
+    raise wrong(name, "a file or folder (str or Path)", value)
+
+
 def models_arg(value: Any, name: str = "models") -> Any:
     if value is None:
         return None

@@ -13,6 +13,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
+from .error_keys import says_no_key
 from .model import Scenario, ToolchoiceError, Translation
 
 API = "api"  # no dialect: the API requests as toolchoice builds them
@@ -82,26 +83,51 @@ def dialect(name: str) -> Dialect | None:
         return None
     found = DIALECTS.get(name)
     if found is None:
-        raise ToolchoiceError(f"--dialect {name!r}: not a dialect", hint="one of " + ", ".join(NAMES))
+        raise _unknown(name, "not a dialect", NAMES)
     return found
+
+
+def _unknown(name: Any, said: str, names: Sequence[str]) -> ToolchoiceError:
+    """``name`` is no dialect: the command line's words name --dialect, a Python caller's the dialect
+    (``dialects.apply``'s ``name``)."""
+    from .errors import named
+
+    return named(("", f" {name!r}: {said}"), "one of " + ", ".join(names), names=("dialect",))
 
 
 def check_settings(name: str, settings: Mapping[str, Any]) -> None:
     """A setting given for a dialect that does not take it is bad input, named by its flag."""
+    from .errors import named
+
     taken = DIALECTS[name].settings if name in DIALECTS else ()
     for key in settings:
+        if key not in SETTINGS:  # a Python caller's key (the command line's options are these)
+            raise named((f"settings[{key!r}]: not a dialect setting",), "one of " + ", ".join(SETTINGS), names=())
         if key not in taken:
             takers = [d.name for d in DIALECTS.values() if key in d.settings]
-            raise ToolchoiceError(f"{SETTINGS[key].flag} is a setting of --dialect {' / '.join(takers)}",
-                                  hint=f"add --dialect {takers[0]}, or drop {SETTINGS[key].flag}")
+            # the command line says --drop-params and --dialect; a Python caller the settings key and the dialect
+            raise named(("", " is a setting of ", f" {' / '.join(takers)}"), "add ", f" {takers[0]}, or drop ", "",
+                        names=(key, "dialect", "dialect", key), spelling={key: f"settings[{key!r}]"})
 
 
 Rebuild = Callable[[Scenario, str], Translation]
 
 
+@says_no_key
 def apply(name: str, translations: Sequence[Translation], scenario: Scenario,
           settings: Mapping[str, Any] | None = None, rebuild: Rebuild | None = None) -> list[DialectView]:
-    """Each API translation redone in the dialect ``name`` (not ``api``)."""
+    """Each API translation redone in the dialect ``name`` (not ``api``): what the client library would send instead
+    (docs/python.md, "Dialects"). ``settings``: the dialect's settings by name (``{"drop_params": True}``)."""
+    from . import call_args
+
+    if not isinstance(name, str):
+        raise call_args.wrong("name", "a dialect's name (str)", name, "one of " + ", ".join(DIALECTS))
+    if name not in DIALECTS:  # "api" too: the translations are the API's requests already
+        raise _unknown(name, "the API requests themselves" if name == API else "not a dialect", list(DIALECTS))
+    translations, scenario = call_args.translation_list(translations), call_args.scenario_arg(scenario)
+    if settings is not None and not isinstance(settings, Mapping):
+        raise call_args.wrong("settings", "a mapping of dialect settings (e.g. {\"drop_params\": True}) or None",
+                              settings)
     settings = dict(settings or {})
     check_settings(name, settings)
     row = DIALECTS[name]

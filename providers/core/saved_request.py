@@ -14,17 +14,25 @@ headers is carried but a ``*-beta`` header, the API's own opt-in.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 from urllib.parse import urlsplit
 
+from .error_keys import says_no_key
+from .errors import named
 from .model import LedgerEntry, ToolchoiceError
 
 SAMPLE = re.compile(r"sample-([0-9]+)\.request\.json")  # ASCII digits: int() reads "١" as 1 too
 STEP = re.compile(r"step-([0-9]+)\.request\.json")  # run --save DIR: DIR/<provider>/loop-NNN/step-NN.request.json
 LISTED = 200  # samples whose reply file the listing reads
-HINT = "give a sample-NNN.request.json that proxy, mock or send --save wrote, or their folder with --sample N"
+HINT = ("give a sample-NNN.request.json that proxy, mock or send --save wrote, or their folder with --sample N "
+        "(import_saved's sample=N)")
+# a Python caller's words for what the command line says with an option or a command (cli/exits.py _OPTIONS:
+# -p, `run --save`, ...); the errors of import_saved name these
+PYTHON = {"provider": "the provider argument", "saved.run_save": "jobs.run(save=...)",
+          "saved.takers": "load_scenario reads", "saved.trace": "import_saved reads"}
 
 
 class SavedScenario(NamedTuple):
@@ -57,29 +65,37 @@ def samples(folder: Path) -> dict[int, Path]:
         found[number] = folder / name
     found = dict(sorted(found.items()))
     if not found:
-        raise ToolchoiceError(f"{folder}: no sample-NNN.request.json in the folder", hint=_run_saved(folder) or HINT)
+        said = f"{folder}: no sample-NNN.request.json in the folder"
+        run_saved = _run_saved(folder)
+        raise _hint_named(said, run_saved) if run_saved else ToolchoiceError(said, hint=HINT)
     return found
 
 
-def _run_saved(folder: Path) -> str | None:
+def _run_saved(folder: Path) -> tuple[str, ...] | None:
     """The hint for a folder ``run --save`` wrote (``loop.json`` and step files, or ``<provider>/loop-NNN/`` below)."""
     for pattern in ("loop.json", "loop-*/loop.json", "*/loop-*/loop.json"):
         found = sorted(folder.glob(pattern))[:1]
         if found:
             loop = found[0].parent
             steps = sorted(p.name for p in loop.iterdir() if STEP.fullmatch(p.name))
-            step = f"; or one step's request: toolchoice trace {loop / steps[0]}" if steps else ""
-            return (f"a run --save folder: {loop / 'scenario.yaml'} is that loop's scenario with its whole history, "
-                    f"which render, send and run take{step}")
+            step = ("; or one step's request: ", f" {loop / steps[0]}") if steps else ("",)
+            return ("a ", f" folder: {loop / 'scenario.yaml'} is that loop's scenario with its whole history, which ",
+                    *step)
     return None
+
+
+def _hint_named(message: str, hint: tuple[str, ...]) -> ToolchoiceError:
+    """The error of ``message`` whose hint names what ``run --save`` wrote (``_run_saved``'s parts)."""
+    names = ("saved.run_save", "saved.takers", "saved.trace")[:len(hint) - 1]
+    return named((message,), *hint, names=names, spelling=PYTHON)
 
 
 def pick(path: Path, sample: int | None) -> Path | list[dict[str, Any]]:
     """The request file ``path`` and ``sample`` name; a folder of several without ``sample``: what each holds."""
     if not path.is_dir():
-        if sample is not None:
-            raise ToolchoiceError(f"{path}: --sample picks a sample in a folder; this is one file",
-                                  hint="drop --sample, or give the folder")
+        if sample is not None:  # the command line's --sample, a Python caller's sample=N
+            raise named((f"{path}: ", " picks a sample in a folder; this is one file"), "drop ", ", or give the folder",
+                        names=("sample", "sample"), spelling={"sample": f"sample={sample}"})
         return path
     found = samples(path)
     if sample is None:
@@ -132,15 +148,31 @@ def read_saved(file: Path, regular_only: bool = False) -> tuple[str, str, Any]:
     return method.upper(), urlsplit(document["url"]).path or "/", document
 
 
-def import_saved(path: Path, sample: int | None = None, provider: str | None = None
+@overload
+def import_saved(path: str | os.PathLike[str], sample: int, provider: str | None = None) -> SavedScenario: ...
+
+
+@overload
+def import_saved(path: str | os.PathLike[str], sample: None = None, provider: str | None = None
+                 ) -> SavedScenario | list[dict[str, Any]]: ...
+
+
+@says_no_key
+def import_saved(path: str | os.PathLike[str], sample: int | None = None, provider: str | None = None
                  ) -> SavedScenario | list[dict[str, Any]]:
     """The scenario of one saved request (a file, or a folder and ``sample``); a folder of several samples and no
-    ``sample``: the listing. ``provider``: the family that wrote the body (else the save's reply file says)."""
+    ``sample``: the listing. ``provider``: the family that wrote the body (else the save's reply file says).
+    ``load_scenario_dict(saved.data)`` reads the scenario (docs/python.md, "Read a saved request back")."""
+    from . import call_args
     from .mock.body_secrets import MARKER, scrub_module, secrets
     from .mock.judge import MockMalformed
     from .redaction import Redactor
     from .registry import check_provider, mock_family
 
+    path = call_args.path_arg(path)
+    call_args.whole_number(sample, "sample", 0, optional=True)
+    if provider is not None and not isinstance(provider, str):
+        raise call_args.wrong("provider", "a provider id (str) or None", provider)
     found = pick(path, sample)
     if isinstance(found, list):
         return found
@@ -150,23 +182,23 @@ def import_saved(path: Path, sample: int | None = None, provider: str | None = N
     recorded = _reply_line(file).get("provider")
     if provider is None:
         if not isinstance(recorded, str):
-            raise ToolchoiceError(f"{file}: no {file.name.replace('.request.json', '.reply.json')} beside it names "
-                                  "the provider",
-                                  hint="name the API the request was sent to: -p openai, -p anthropic, ...")
+            raise named((f"{file}: no {file.name.replace('.request.json', '.reply.json')} beside it names the "
+                         "provider",), "name the API the request was sent to with ", " (openai, anthropic, ...)",
+                        names=("provider",), spelling=PYTHON)
         try:  # the reply file's word (a save from elsewhere may name anything): the file is named with it
             provider = check_provider(recorded)
         except ToolchoiceError as exc:
             reply = file.name.replace(".request.json", ".reply.json")
-            raise ToolchoiceError(f"{file.with_name(reply)}: the provider it names: {exc.message}",
-                                  hint=f"{exc.hint} or name the API the request was sent to with -p"
-                                  if exc.hint and exc.hint.startswith("did you mean") else
-                                  "name the API the request was sent to with -p") from None
+            said = f"{exc.hint} or name" if exc.hint and exc.hint.startswith("did you mean") else "name"
+            raise named((f"{file.with_name(reply)}: the provider it names: {exc.message}",),
+                        f"{said} the API the request was sent to with ", "", names=("provider",),
+                        spelling=PYTHON) from None
     provider = check_provider(provider)
     family = mock_family(provider)
     route = family.mock_route(method, route_path)
     if route is None:
-        raise ToolchoiceError(f"{file}: {method} {route_path} is not a request of {provider}'s API",
-                              hint="name the provider the request went to with -p")
+        raise named((f"{file}: {method} {route_path} is not a request of {provider}'s API",),
+                    "name the provider the request went to with ", "", names=("provider",), spelling=PYTHON)
     per_host = {"provider": provider} if getattr(family, "MOCK_PER_HOST", False) else {}
     # an MCP server's token in the body (a save made by hand or by another tool; ours hold [redacted] there already)
     # is never printed: replaced where the family's MOCK_SECRETS say, and anywhere else it is quoted
@@ -331,10 +363,12 @@ def _referenced(file: Path, data: dict[str, Any], notes: list[LedgerEntry], prov
     for stand_in, reference in named.items():
         texts = [e._replace(message=e.message.replace(stand_in, reference)) for e in texts]
     places = "; ".join(f"{r.where} as {r.reference}" for r in refs.values())
-    allow = " ".join(f"--allow-env {r.reference.rpartition('$')[2]}" for r in refs.values())
+    names = [r.reference.rpartition('$')[2] for r in refs.values()]
+    allow = " ".join(f"--allow-env {n}" for n in names)  # the command line's; a Python caller's is RenderOptions'
     texts.append(LedgerEntry("warning", "saved.key_env", f"{len(refs)} key-shaped value(s) in the request where the "
                              f"scenario would show them, written as a variable: {places} (export each key in its "
-                             f"variable and send with {allow})"))
+                             f"variable and send with {allow}; from Python, "
+                             f"RenderOptions(allow_env=({', '.join(map(json.dumps, names))}{',' * (len(names) == 1)})))"))
     return SavedScenario(data, texts, provider, file)
 
 

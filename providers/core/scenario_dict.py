@@ -34,8 +34,13 @@ def load_scenario_dict(data: Mapping[str, Any], name: str = "scenario") -> Scena
         return load_scenario_text("\n".join(lines) + "\n", name)
     except ToolchoiceError as exc:
         if exc.path == name and exc.line is not None and 0 < exc.line <= len(places):
-            raise type(exc)(exc.message, path=places[exc.line - 1], hint=exc.hint) from None
+            # the data was written as JSON, so a hint about how YAML reads a file's text is no hint to this caller
+            hint = None if exc.hint in _YAML_HINTS else exc.hint
+            raise type(exc)(exc.message, path=places[exc.line - 1], hint=hint) from None
         raise
+
+
+_YAML_HINTS = ("quote it if YAML read it as something else",)  # yaml_input.Reader.string's
 
 
 def _emit(value: Any, where: str, lead: str, lines: list[str], places: list[str], depth: int) -> None:

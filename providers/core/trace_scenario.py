@@ -11,9 +11,11 @@ Every change to what was recorded is a ledger note (``Scenario.notes``: the star
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .error_keys import says_no_key
 from .model import LedgerEntry, Scenario, ToolchoiceError
 from .trace_import import LlmCall, family_of, provider_id, reasoning_family  # noqa: F401 (re-exported)
 
@@ -369,9 +371,16 @@ def _check(shown: str, data: dict[str, Any]) -> Scenario:
 # ---- reading a file ----------------------------------------------------------------------------
 
 
-def import_trace(path: Path, trace_id: str | None = None) -> list[ImportedTrace] | list[Trajectory]:
-    """One run → ``[ImportedTrace]``; several (and no ``trace_id``) → the list of runs to choose from."""
+@says_no_key
+def import_trace(path: str | os.PathLike[str], trace_id: str | None = None) -> list[ImportedTrace] | list[Trajectory]:
+    """One run → ``[ImportedTrace]``; several (and no ``trace_id``) → the list of runs to choose from
+    (``describe(run)``: each one's line). ``path``: an OTLP/JSON trace export (docs/traces.md)."""
+    from . import call_args
     from .trace_import import llm_calls, read_spans
+
+    path = call_args.path_arg(path)
+    if trace_id is not None and not isinstance(trace_id, str):
+        raise call_args.wrong("trace_id", "a trace id (str) or None", trace_id)
 
     from .trace_tool_spans import executed_tools, tool_outputs
 
