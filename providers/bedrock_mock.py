@@ -125,7 +125,18 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     return MockRead(choice, tuple(tools), tuple(history), settings, route.get("stream", False),
                     route.get("model"), unjudged=(*unjudged(body, _MOCK_KNOWN), *passed),
                     thinking=kind in ("enabled", "adaptive"), refusal=refusal, system=blocks_text(body.get("system")),
-                    shape=_choice_shape(choice))
+                    shape=_choice_shape(choice), redacted=_asks_redacted(route.get("model"), history))
+
+
+def _asks_redacted(model: Any, history: list[Message]) -> bool:
+    """A Claude model on Bedrock asked with Anthropic's documented test prompt for redacted thinking (the Anthropic
+    mock's rule, anthropic_mock._asks_redacted): its reasoning comes back as a redactedContent block. AWS's guide
+    (docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-thinking-encryption.html, read 2026-11-27) says
+    Claude 3.7 Sonnet redacts flagged thinking and 'Claude 4 models ... do not produce redacted thinking blocks'; the
+    mock gives it to any Claude id asked so, as the test prompt is meant for a client's handling of the block."""
+    from .anthropic_mock import _asks_redacted as asks
+
+    return isinstance(model, str) and "claude" in model.lower() and asks(history)
 
 
 # botocore 1.44.8 data/bedrock-runtime/2023-09-30/service-2.json ToolChoice: a union ("union": true) of auto
@@ -159,8 +170,13 @@ def mock_call_id(call: Any) -> str | None:
 
 
 def _mock_blocks(answer: Any) -> list[dict[str, Any]]:
+    """The ContentBlocks of an answer (botocore 1.44.8 bedrock-runtime service-2.json): reasoningContent first — a
+    ReasoningContentBlock, a union of reasoningText {text, signature} and redactedContent (Blob) —, text, toolUse."""
     blocks: list[dict[str, Any]] = []
-    if answer.signature is not None:
+    if answer.signature is not None and answer.redacted:  # ReasoningContentBlock's other member: the opaque state
+        # (a Blob: base64 in the JSON body, bytes as botocore gives it; sent back, base64 again, as handed out)
+        blocks.append({"reasoningContent": {"redactedContent": answer.signature}})
+    elif answer.signature is not None:
         blocks.append({"reasoningContent": {"reasoningText": {"text": answer.thinking or "",
                                                               "signature": answer.signature}}})
     if answer.text is not None:
@@ -190,6 +206,9 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> li
             events.append(("contentBlockDelta", {"contentBlockIndex": index, "delta": {"toolUse": {"input": raw}}}))
         elif "text" in block:
             events.append(("contentBlockDelta", {"contentBlockIndex": index, "delta": {"text": block["text"]}}))
+        elif "redactedContent" in block["reasoningContent"]:  # ReasoningContentBlockDelta.redactedContent, whole
+            events.append(("contentBlockDelta", {"contentBlockIndex": index, "delta": {"reasoningContent": {
+                "redactedContent": block["reasoningContent"]["redactedContent"]}}}))
         else:
             text = block["reasoningContent"]["reasoningText"]
             events.append(("contentBlockDelta", {"contentBlockIndex": index,

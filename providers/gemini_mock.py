@@ -23,13 +23,9 @@ MOCK_SECRETS = tuple(("tools", "*", servers, "*", transport, *where) for servers
                      for where in (("headers", "*"), ("url", "@url")))  # @url: a URL's user info, query, fragment
 _MOCK_KNOWN = frozenset({"contents", "tools", "toolConfig", "tool_config", "systemInstruction", "system_instruction",
                          "generationConfig", "generation_config", "model"})
-# GenerateContentRequest's fields (fact gemini.unknown_field_words): the v1beta proto's and those google-genai 3.6.1
-# sends to the Developer API, each in its JSON and its proto spelling (the API's parser reads both). Another top-level
-# field is the API's 400 on /v1beta and /v1; on /v1alpha, whose field list no source read gives, it passes unjudged
-_REQUEST_FIELDS = frozenset({"model", "contents", "tools", "systemInstruction", "system_instruction", "toolConfig",
-                             "tool_config", "safetySettings", "safety_settings", "generationConfig", "generation_config",
-                             "cachedContent", "cached_content", "labels", "serviceTier", "service_tier", "store",
-                             "continuationToken", "continuation_token"})
+# GenerateContentRequest's fields and its messages' (gemini/request_fields.py; fact gemini.unknown_field_words): a
+# field a message has not is the API's 400 on /v1beta and /v1; on /v1alpha, whose field list no source read gives,
+# it passes unjudged
 _FIELDS_READ = ("v1beta", "v1")
 # a line of the protobuf JSON parser's refusal of a field: its google.rpc.BadRequest fieldViolation (mock_error)
 _UNKNOWN_LINE = re.compile(r"Invalid JSON payload received\. Unknown name \"(?:[^\"\\]|\\.)*\"(?: at '([^']*)')?: "
@@ -158,9 +154,9 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     if native and not tools and isinstance(value, dict) and value.get("mode") == "ANY":
         notes = (*notes, _native_unanswered(native))
     shape = _choice_shape(calling)
-    inside = _calling_unknown(calling, route)
-    if inside is not None:  # the API's words for the field; toolchoice's line naming the SDK type a finding
-        unknown, notes, shape = "\n".join(w for w in (unknown, inside) if w), (*notes, *((shape,) if shape else ())), None
+    if shape is not None and unknown is not None and "at 'tool_config.function_calling_config'" in unknown:
+        notes, shape = (*notes, shape), None  # the API's words for the field; toolchoice's line naming the SDK type a
+        # finding
     refusal = unknown or _mock_unsigned(contents, route.get("model") or "")
     if refusal is None and _mock_parts_count(contents) is not None:  # said as the translator says it
         refusal = _mock_parts_count(contents)
@@ -176,27 +172,35 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
 
 def _refused(body: dict[str, Any], route: dict[str, Any]) -> frozenset[str]:
     """The top-level fields the API refuses: those GenerateContentRequest has not, where its field list is read."""
-    return frozenset(key for key in body if key not in _REQUEST_FIELDS) if route.get("version") in _FIELDS_READ \
+    from .gemini.request_fields import REQUEST_FIELDS
+
+    return frozenset(key for key in body if key not in REQUEST_FIELDS) if route.get("version") in _FIELDS_READ \
         else frozenset()
 
 
 def _unknown_fields(body: dict[str, Any], route: dict[str, Any]) -> tuple[str | None, tuple[LedgerEntry, ...]]:
-    """The API's 400 for top-level fields GenerateContentRequest has not, one line each in body order (fact
-    gemini.unknown_field_words), and toolchoice's line saying so (an OpenAI tool_choice: where Gemini's goes)."""
-    from .core.choice_shape_words import GEMINI_UNKNOWN_FIELD
+    """The API's 400 for fields its messages have not, one line each in body order, depth first (fact
+    gemini.unknown_field_words; gemini/request_fields.py), and toolchoice's line saying so (an OpenAI tool_choice:
+    where Gemini's goes), where the field lists are read (/v1beta, /v1)."""
+    from .core.choice_shape_words import GEMINI_UNKNOWN_AT, GEMINI_UNKNOWN_FIELD
     from .core.model import quoted
+    from .gemini.request_fields import unknown
 
-    refused = _refused(body, route)
-    names = [key for key in body if key in refused]
-    if not names:
+    found = unknown(body) if route.get("version") in _FIELDS_READ else []
+    if not found:
         return None, ()
-    words = "\n".join(GEMINI_UNKNOWN_FIELD.replace("{name}", name) for name in names)
+    words = "\n".join(GEMINI_UNKNOWN_FIELD.replace("{name}", name) if at is None else
+                      GEMINI_UNKNOWN_AT.replace("{name}", name).replace("{at}", at) for name, at, _ in found)
+    said: dict[tuple[str | None, str], list[str]] = {}
+    for name, at, message in found:
+        said.setdefault((at, message), []).append(quoted(name))
+    top = [n for n, at, _ in found if at is None]
     advice = ("; for a tool_choice write toolConfig.functionCallingConfig ({\"mode\": \"ANY\", \"allowedFunctionNames\": "
-              "[...]}, AUTO or NONE)" if "tool_choice" in refused or "toolChoice" in refused else "")
-    return words, (LedgerEntry("error", "body.unknown_field", f"{', '.join(quoted(n) for n in names)} "
-                               f"{'is not a field' if len(names) == 1 else 'are not fields'} of Gemini's "
-                               "GenerateContentRequest (fact gemini.unknown_field_words): the API answers 400"
-                               + advice),)
+              "[...]}, AUTO or NONE)" if "tool_choice" in top or "toolChoice" in top else "")
+    parts = [f"{', '.join(names)} {'is not a field' if len(names) == 1 else 'are not fields'} of Gemini's {message}"
+             + ("" if at is None else f" (at {at})") for (at, message), names in said.items()]
+    return words, (LedgerEntry("error", "body.unknown_field", "; ".join(parts) + " (fact gemini.unknown_field_words): "
+                               "the API answers 400" + advice),)
 
 
 # google-genai 3.6.1 types.py FunctionCallingConfig's fields (camelCase on the REST wire, snake_case as the SDK may
@@ -204,19 +208,6 @@ def _unknown_fields(body: dict[str, Any], route: dict[str, Any]) -> tuple[str | 
 _CALLING_KEYS = frozenset({"mode", "allowedFunctionNames", "allowed_function_names", "streamFunctionCallArguments",
                            "stream_function_call_arguments"})
 _MODES = frozenset({"MODE_UNSPECIFIED", "AUTO", "ANY", "NONE", "VALIDATED"})
-
-
-def _calling_unknown(calling: Any, route: dict[str, Any]) -> str | None:
-    """The API's 400 for functionCallingConfig fields FunctionCallingConfig has not (OpenAI's ``type``), one line each
-    in body order, named at the message's place in proto field names (fact gemini.unknown_field_words), where the
-    field list is read (/v1beta, /v1); else None (elsewhere toolchoice's words say it: _choice_shape)."""
-    from .core.choice_shape_words import GEMINI_UNKNOWN_AT
-
-    if not isinstance(calling, dict) or route.get("version") not in _FIELDS_READ:
-        return None
-    names = [str(key) for key in calling if key not in _CALLING_KEYS]
-    return "\n".join(GEMINI_UNKNOWN_AT.replace("{name}", name).replace("{at}", "tool_config.function_calling_config")
-                     for name in names) or None
 
 
 def _choice_shape(calling: Any) -> LedgerEntry | None:

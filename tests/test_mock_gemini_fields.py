@@ -76,27 +76,67 @@ def test_v1alpha_whose_field_list_no_source_gives_passes_it_unjudged() -> None:
 @needs_genai
 @pytest.mark.parametrize("version", ["v1beta", "v1"])
 def test_every_field_google_genai_sends_is_answered(version: str) -> None:
-    """google-genai 3.6.1 sends these fields to the Developer API (models._GenerateContentConfig_to_mldev); none is
-    refused, and those toolchoice does not model are named as passed unjudged (so they were sent)."""
+    """google-genai 3.6.1 sends these fields to the Developer API (models._GenerateContentConfig_to_mldev and the
+    converters of the messages inside: generationConfig with thinkingConfig and imageConfig, tools of every kind, the
+    toolConfig, the system instruction, a history whose parts hold each kind of data); none is refused, and those
+    toolchoice does not model are named as passed unjudged (so they were sent)."""
     from google import genai
     from google.genai import types
 
     from toolchoice.providers.core.mock.server import running_mock
 
+    tools = [types.Tool(function_declarations=[
+                 types.FunctionDeclaration(name="get_time", description="The time"),
+                 types.FunctionDeclaration(name="get_weather", parameters_json_schema={"type": "object"},
+                                           response_json_schema={"type": "string"})]),
+             types.Tool(google_search=types.GoogleSearch()), types.Tool(code_execution=types.ToolCodeExecution()),
+             types.Tool(url_context=types.UrlContext()), types.Tool(google_maps=types.GoogleMaps(enable_widget=True)),
+             types.Tool(google_search_retrieval=types.GoogleSearchRetrieval(
+                 dynamic_retrieval_config=types.DynamicRetrievalConfig(mode="MODE_DYNAMIC", dynamic_threshold=0.5))),
+             types.Tool(file_search=types.FileSearch(file_search_store_names=["fileSearchStores/a"], top_k=3)),
+             types.Tool(computer_use=types.ComputerUse(environment="ENVIRONMENT_BROWSER")),
+             types.Tool(mcp_servers=[types.McpServer(name="docs", streamable_http_transport=types.StreamableHttpTransport(
+                 url="https://mcp.example.com/mcp"))])]
     config = types.GenerateContentConfig(
-        system_instruction="Be brief.", temperature=0.2, labels={"team": "a"}, store=False, service_tier="standard",
+        system_instruction="Be brief.", temperature=0.2, top_p=0.9, top_k=20, seed=7, max_output_tokens=512,
+        stop_sequences=["END"], presence_penalty=0.1, frequency_penalty=0.1, response_mime_type="text/plain",
+        response_logprobs=True, logprobs=2, media_resolution="MEDIA_RESOLUTION_LOW",
+        image_config=types.ImageConfig(aspect_ratio="1:1"),
+        speech_config=types.SpeechConfig(voice_config=types.VoiceConfig(
+            prebuilt_voice_config=types.PrebuiltVoiceConfig(voice_name="Kore"))),
+        thinking_config=types.ThinkingConfig(include_thoughts=True, thinking_level="LOW"),
+        labels={"team": "a"}, store=False, service_tier="standard",
         cached_content="cachedContents/abc", continuation_token=b"token",
         safety_settings=[types.SafetySetting(category="HARM_CATEGORY_HARASSMENT", threshold="BLOCK_NONE")],
-        tools=[types.Tool(function_declarations=[types.FunctionDeclaration(name="get_time")])],
-        tool_config=types.ToolConfig(function_calling_config=types.FunctionCallingConfig(mode="AUTO")),
+        tools=tools, tool_config=types.ToolConfig(
+            function_calling_config=types.FunctionCallingConfig(mode="AUTO"),
+            retrieval_config=types.RetrievalConfig(lat_lng=types.LatLng(latitude=48.8, longitude=2.3),
+                                                   language_code="fr")),
         automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True))
+    signature = b"sig"
+    history = [
+        types.Content(role="user", parts=[
+            types.Part(text="Time?"), types.Part(inline_data=types.Blob(mime_type="image/png", data=b"png")),
+            types.Part(file_data=types.FileData(file_uri="https://example.com/a.pdf", mime_type="application/pdf")),
+            types.Part(file_data=types.FileData(file_uri="https://example.com/v.mp4", mime_type="video/mp4"),
+                       video_metadata=types.VideoMetadata(start_offset="1s", end_offset="2s", fps=1.0))]),
+        types.Content(role="model", parts=[
+            types.Part(text="thinking", thought=True, thought_signature=signature),
+            types.Part(executable_code=types.ExecutableCode(language="PYTHON", code="print(1)")),
+            types.Part(code_execution_result=types.CodeExecutionResult(outcome="OUTCOME_OK", output="1")),
+            types.Part(function_call=types.FunctionCall(id="c1", name="get_time", args={}),
+                       thought_signature=signature)]),
+        types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
+            id="c1", name="get_time", response={"output": "noon"}))])]
     with running_mock("gemini") as mock:
         client = genai.Client(api_key=KEY, http_options=types.HttpOptions(base_url=mock.base_url, api_version=version))
-        assert client.models.generate_content(model="gemini-3.5-flash", contents="Time?", config=config).candidates
+        assert client.models.generate_content(model="gemini-3.5-flash", contents=history, config=config).candidates
     (line,) = mock.records
-    assert line["status"] == 200 and "body.unknown_field" not in codes(line)
+    assert line["status"] == 200 and "body.unknown_field" not in codes(line), line
     (unjudged,) = [f["message"] for f in line["findings"] if f["code"] == "mock.unjudged"]
-    assert unjudged.endswith("cachedContent, continuationToken, labels, safetySettings, serviceTier, store")
+    for name in ("cachedContent", "continuationToken", "labels", "safetySettings", "serviceTier", "store",
+                 "tools[].googleSearch", "tools[].codeExecution", "tools[].computerUse"):
+        assert name in unjudged
 
 
 @needs_genai
@@ -122,6 +162,114 @@ def test_google_genai_raises_on_the_mocks_400_what_it_raises_on_the_recorded_bod
     with running_mock("gemini") as mock:
         got = raised(mock.base_url)
     assert expected[0] is errors.ClientError and got == expected
+
+
+# ---- 1b. fields the messages inside have not (trial16m) -----------------------------------------------------------
+
+AT = "Invalid JSON payload received. Unknown name \"{}\" at '{}': Cannot find field."  # the recordings' nested form
+
+
+def violations(reply: dict[str, Any]) -> list[dict[str, str]]:
+    return reply["error"]["details"][0]["fieldViolations"]
+
+
+def test_a_field_generation_config_has_not_is_the_recorded_body() -> None:
+    """google-gemini/deprecated-generative-ai-js#125 (fact gemini.unknown_field_words): tools put inside
+    generationConfig, answered with these words and a fieldViolation whose field is the place."""
+    status, reply, record = ask({"contents": USER, "generationConfig": {"temperature": 0.1, "tools": TOOLS}})
+    words = AT.format("tools", "generation_config")
+    assert status == 400 and reply["error"]["message"] == words
+    assert violations(reply) == [{"field": "generation_config", "description": words}]
+    (said,) = [f["message"] for f in record["findings"] if f["code"] == "body.unknown_field"]
+    assert '"tools" is not a field of Gemini\'s GenerationConfig (at generation_config)' in said
+
+
+@pytest.mark.parametrize("body,lines", [
+    # an OpenAI tool in tools[]: each key at the Tool's place (langchain-ai/langchainjs#9412: at 'tools[26]')
+    ({"contents": USER, "tools": [*TOOLS, {"type": "function", "function": {"name": "f"}}]},
+     [("type", "tools[1]"), ("function", "tools[1]")]),
+    # OpenAI's strict on a declaration (GewoonJaap/gemini-cli-openai#157, zed-industries/zed#43231's index form)
+    ({"contents": USER, "tools": [{"functionDeclarations": [{"name": "a"}, {"name": "b", "strict": True}]}]},
+     [("strict", "tools[0].function_declarations[1]")]),
+    # a tool result in OpenAI's words (0x4m4/hexstrike-ai#70: "content" at 'contents[1].parts[0].function_response')
+    ({"contents": [*USER, {"role": "model", "parts": [{"functionCall": {"name": "get_time", "args": {}}}]},
+                   {"role": "user", "parts": [{"functionResponse": {"name": "get_time", "content": "noon"}}]}],
+      "tools": TOOLS}, [("content", "contents[2].parts[0].function_response")]),
+    ({"contents": USER, "generationConfig": {"thinkingConfig": {"thinkingBudget": 0, "effort": "low"}}},
+     [("effort", "generation_config.thinking_config")]),
+    ({"contents": USER, "toolConfig": {"function_calling_config": {"mode": "AUTO"}, "tool_choice": "auto"}},
+     [("tool_choice", "tool_config")]),
+    ({"contents": USER, "systemInstruction": {"parts": [{"text": "Be brief.", "cache_control": {}}]}},
+     [("cache_control", "system_instruction.parts[0]")]),
+    ({"contents": [{"role": "user", "content": "hi", "parts": []}]}, [("content", "contents[0]")]),
+    ({"contents": USER, "safetySettings": [{"category": "HARM_CATEGORY_HARASSMENT", "threshold": "BLOCK_NONE",
+                                            "method": "SEVERITY"}]}, [("method", "safety_settings[0]")]),
+    # body order, depth first, the top level among them
+    ({"temperature": 0.1, "contents": USER, "generationConfig": {"reasoning": {}}, "tool_choice": "auto"},
+     [("temperature", None), ("reasoning", "generation_config"), ("tool_choice", None)]),
+])
+def test_a_field_a_message_inside_has_not_is_refused_at_its_place(body: dict[str, Any],
+                                                                  lines: list[tuple[str, str | None]]) -> None:
+    status, reply, record = ask(body)
+    words = [UNKNOWN.format(name) if at is None else AT.format(name, at) for name, at in lines]
+    assert status == 400 and reply["error"]["message"] == "\n".join(words)
+    assert violations(reply) == [{**({"field": at} if at else {}), "description": line}
+                                 for (_, at), line in zip(lines, words)]
+    assert "body.unknown_field" in codes(record)
+
+
+@pytest.mark.parametrize("body", [
+    {"contents": USER, "generation_config": {"thinking_config": {"thinking_budget": 128, "include_thoughts": True},
+                                             "max_output_tokens": 64, "response_mime_type": "application/json"}},
+    {"contents": USER, "tools": [{"function_declarations": [{"name": "get_time", "parameters_json_schema": {
+        "type": "object", "additionalProperties": False}}]}, {"google_search": {}}, {"url_context": {}}],
+     "tool_config": {"retrieval_config": {"lat_lng": {"latitude": 1, "longitude": 2}}}},
+    {"contents": [{"role": "user", "parts": [{"text": "hi", "thought_signature": "c2ln"},
+                                             {"inline_data": {"mime_type": "image/png", "data": "cG5n"}}]}],
+     "system_instruction": {"role": "system", "parts": [{"text": "Be brief."}]}},
+])
+def test_the_proto_spelling_and_what_a_message_holds_are_taken(body: dict[str, Any]) -> None:
+    """Each field in its proto spelling too; a Schema or a Struct (parameters_json_schema, args) is not looked into."""
+    status, _, record = ask(body)
+    assert status == 200 and "body.unknown_field" not in codes(record)
+
+
+@needs_genai
+def test_each_field_google_genai_sends_inside_the_body_is_a_field_of_its_message() -> None:
+    """Truth from the SDK: every key google-genai 3.6.1's _*_to_mldev converters set on a message of the body, and
+    every field of a type they pass on whole, is a field of that message in the mock's table (so the real client is
+    never refused for a field it sends)."""
+    import ast
+    import inspect
+
+    from google.genai import models, types
+
+    from toolchoice.providers.gemini.request_fields import MESSAGES, camel
+
+    tree = ast.parse(inspect.getsource(models))
+    converters = {"_Content_to_mldev": "Content", "_Part_to_mldev": "Part", "_FunctionCall_to_mldev": "FunctionCall",
+                  "_Tool_to_mldev": "Tool", "_GoogleSearch_to_mldev": "GoogleSearch",
+                  "_GoogleMaps_to_mldev": "GoogleMaps", "_ToolConfig_to_mldev": "ToolConfig",
+                  "_FunctionCallingConfig_to_mldev": "FunctionCallingConfig", "_SafetySetting_to_mldev": "SafetySetting",
+                  "_ImageConfig_to_mldev": "ImageConfig", "_GenerateContentConfig_to_mldev": "GenerationConfig"}
+    seen = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in converters:
+            seen.add(node.name)
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "setv" \
+                        and isinstance(call.args[1], ast.List) and isinstance(call.args[1].elts[0], ast.Constant):
+                    target = "GenerateContentRequest" if ast.unparse(call.args[0]) == "parent_object" \
+                        else converters[node.name]
+                    key = call.args[1].elts[0].value
+                    assert key in {camel(f) for f in MESSAGES[target]}, (node.name, key)
+    assert seen == set(converters)
+    whole = ["FunctionDeclaration", "ThinkingConfig", "FunctionResponse", "Blob", "FileData", "ExecutableCode",
+             "CodeExecutionResult", "ComputerUse", "FileSearch", "RetrievalConfig", "GoogleSearchRetrieval",
+             "DynamicRetrievalConfig", "UrlContext"]
+    for name in whole:
+        assert set(getattr(types, name).model_fields) <= set(MESSAGES[name]), name
+    assert set(types.ToolCodeExecution.model_fields) <= set(MESSAGES["CodeExecution"])
 
 
 # ---- 2. a part holding only a thought signature -----------------------------------------------------------------

@@ -1,0 +1,126 @@
+"""The fields of a generateContent body's messages, and the API's 400 for a field a message has not (fact
+gemini.unknown_field_words; read by providers/gemini_mock.py).
+
+Gemini's protobuf JSON parser refuses a key its message does not have, one line per key, in body order: at the top
+'Invalid JSON payload received. Unknown name "NAME": Cannot find field.', inside 'Unknown name "NAME" at 'PLACE':
+Cannot find field.', NAME as sent and PLACE the message's place in proto field names, a list's element by its index:
+'generation_config' (google-gemini/deprecated-generative-ai-js#125; googleapis/go-genai#83, "thinkingConfig" sent
+camelCase), 'tool_config' (CherryHQ/cherry-studio#15047), 'tools[26]' (langchain-ai/langchainjs#9412),
+'tools[0].function_declarations[37].parameters' (zed-industries/zed#43231), 'contents[7].parts[0].function_response'
+(google-gemini/gemini-cli#13972). Every other place is spelled by these same rules (a message field after a dot, a
+list's element by ``[i]``).
+
+Each message's fields are the union of the v1beta proto's (googleapis/googleapis google/ai/generativelanguage/v1beta/
+content.proto, generative_service.proto, safety.proto at commit bc7e3baa28fbb223fa93782e130260fab8205bfc) and what
+google-genai 3.6.1 sends to the Developer API (its models.py ``_*_to_mldev`` converters: the keys they set, and every
+field of a type they pass on whole; a field they refuse to send, "not supported in Gemini API", is left out where
+the proto has it not). The parser reads a field in its JSON (lowerCamel) and its proto (snake_case) spelling alike.
+A field whose message is not listed here (a Schema, a Struct, a map) is not looked into.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+# message -> {proto field name: the message its value is, or None (a scalar, a Struct, a map, or not looked into)}
+MESSAGES: dict[str, dict[str, str | None]] = {
+    # generative_service.proto GenerateContentRequest; labels, service_tier, store, continuation_token: google-genai
+    # 3.6.1 _GenerateContentConfig_to_mldev (setv(parent_object, [...]))
+    "GenerateContentRequest": {
+        "model": None, "contents": "Content", "system_instruction": "Content", "tools": "Tool",
+        "tool_config": "ToolConfig", "safety_settings": "SafetySetting", "generation_config": "GenerationConfig",
+        "cached_content": None, "labels": None, "service_tier": None, "store": None, "continuation_token": None},
+    "Content": {"parts": "Part", "role": None},
+    # content.proto Part (thought_signature, video_metadata, part_metadata since); _Part_to_mldev's keys
+    "Part": {
+        "text": None, "inline_data": "Blob", "function_call": "FunctionCall", "function_response": "FunctionResponse",
+        "file_data": "FileData", "executable_code": "ExecutableCode", "code_execution_result": "CodeExecutionResult",
+        "video_metadata": None, "thought": None, "thought_signature": None, "part_metadata": None,
+        "media_resolution": None, "tool_call": None, "tool_response": None, "audio_transcription": None,
+        "media_processing": None, "speech_metadata": None, "document_metadata": None, "spreadsheet_metadata": None,
+        "audio_metadata": None},
+    "Blob": {"mime_type": None, "data": None, "display_name": None},  # display_name: types.Blob, passed on whole
+    "FileData": {"mime_type": None, "file_uri": None, "display_name": None},
+    "FunctionCall": {"id": None, "name": None, "args": None},  # partial_args, will_continue: refused by the SDK
+    "FunctionResponse": {"id": None, "name": None, "response": None, "parts": None, "will_continue": None,
+                         "scheduling": None},
+    "ExecutableCode": {"language": None, "code": None, "id": None},
+    "CodeExecutionResult": {"outcome": None, "output": None, "id": None},
+    # content.proto Tool; mcp_servers: _Tool_to_mldev (retrieval, enterprise_web_search, parallel_ai_search,
+    # exa_ai_search: refused by the SDK)
+    "Tool": {
+        "function_declarations": "FunctionDeclaration", "google_search_retrieval": "GoogleSearchRetrieval",
+        "code_execution": "CodeExecution", "google_search": "GoogleSearch", "computer_use": "ComputerUse",
+        "url_context": "UrlContext", "file_search": "FileSearch", "google_maps": "GoogleMaps", "mcp_servers": None},
+    "FunctionDeclaration": {"name": None, "description": None, "parameters": None, "parameters_json_schema": None,
+                            "response": None, "response_json_schema": None, "behavior": None},
+    "GoogleSearchRetrieval": {"dynamic_retrieval_config": "DynamicRetrievalConfig"},
+    "DynamicRetrievalConfig": {"mode": None, "dynamic_threshold": None},
+    "CodeExecution": {},
+    "UrlContext": {},
+    "GoogleSearch": {"time_range_filter": None, "search_types": None},  # search_types: _GoogleSearch_to_mldev
+    "GoogleMaps": {"enable_widget": None, "auth_config": None},  # auth_config: _GoogleMaps_to_mldev
+    "ComputerUse": {"environment": None, "excluded_predefined_functions": None, "disabled_safety_policies": None,
+                    "enable_prompt_injection_detection": None},  # the last two: types.ComputerUse, passed on whole
+    # the proto's retrieval_resources, retrieval_config and types.FileSearch's fields (passed on whole)
+    "FileSearch": {"retrieval_resources": None, "retrieval_config": None, "file_search_store_names": None,
+                   "top_k": None, "metadata_filter": None},
+    # include_server_side_tool_invocations: _ToolConfig_to_mldev
+    "ToolConfig": {"function_calling_config": "FunctionCallingConfig", "retrieval_config": "RetrievalConfig",
+                   "include_server_side_tool_invocations": None},
+    "RetrievalConfig": {"lat_lng": None, "language_code": None},
+    # stream_function_call_arguments: types.FunctionCallingConfig (kept from before: the SDK refuses to send it)
+    "FunctionCallingConfig": {"mode": None, "allowed_function_names": None, "stream_function_call_arguments": None},
+    "SafetySetting": {"category": None, "threshold": None},  # method: refused by the SDK
+    # generative_service.proto GenerationConfig; audio_transcription_config: _GenerateContentConfig_to_mldev
+    "GenerationConfig": {
+        "candidate_count": None, "stop_sequences": None, "max_output_tokens": None, "temperature": None,
+        "top_p": None, "top_k": None, "seed": None, "response_mime_type": None, "response_schema": None,
+        "response_json_schema": None, "response_json_schema_ordered": None, "presence_penalty": None,
+        "frequency_penalty": None, "response_logprobs": None, "logprobs": None,
+        "enable_enhanced_civic_answers": None, "response_modalities": None, "speech_config": None,
+        "thinking_config": "ThinkingConfig", "image_config": "ImageConfig", "media_resolution": None,
+        "audio_transcription_config": None},
+    # thinking_level: types.ThinkingConfig (passed on whole; the proto read has not got it yet)
+    "ThinkingConfig": {"include_thoughts": None, "thinking_budget": None, "thinking_level": None},
+    "ImageConfig": {"aspect_ratio": None, "image_size": None},  # the SDK refuses its other fields
+}
+
+
+def camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def _spellings(fields: dict[str, str | None]) -> dict[str, str]:
+    """Each field's JSON and proto spelling -> its proto name."""
+    return {**{camel(name): name for name in fields}, **{name: name for name in fields}}
+
+
+_SPELLED = {message: _spellings(fields) for message, fields in MESSAGES.items()}
+REQUEST_FIELDS = frozenset(_SPELLED["GenerateContentRequest"])
+
+
+def unknown(body: dict[str, Any]) -> list[tuple[str, str | None, str]]:
+    """Each key of the body a message has not, in body order, depth first: (the key as sent, its message's place in
+    proto field names or None at the top, the message's name)."""
+    return list(_walk("GenerateContentRequest", body, None))
+
+
+def _walk(message: str, value: dict[str, Any], at: str | None) -> Iterator[tuple[str, str | None, str]]:
+    spelled = _SPELLED[message]
+    for key, inner in value.items():
+        name = spelled.get(key)
+        if name is None:
+            yield str(key), at, message
+            continue
+        child = MESSAGES[message][name]
+        if child is None:
+            continue
+        place = name if at is None else f"{at}.{name}"
+        if isinstance(inner, dict):
+            yield from _walk(child, inner, place)
+        elif isinstance(inner, list):
+            for index, item in enumerate(inner):
+                if isinstance(item, dict):
+                    yield from _walk(child, item, f"{place}[{index}]")
