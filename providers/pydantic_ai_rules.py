@@ -417,6 +417,7 @@ class Forcing(NamedTuple):
     source: Source | None = None
     thinking: re.Pattern[str] | None = None
     thinking_source: Source | None = None
+    also: tuple[tuple[re.Pattern[str], Source], ...] = ()  # more ids refused outright, for another reason
 
 
 class Route(NamedTuple):
@@ -479,12 +480,15 @@ ROUTES: dict[str, Route] = {
                                                                               "vendor_family_model_profile(model_name, "
                                                                               "overrides={'openai': "
                                                                               "_gpt_oss_only_profile})"),
-                      _CHAT_PICKED, Forcing(_family(r"openai/gpt-oss", r"deepseek-ai/deepseek-v4-"), Source(
+                      _CHAT_PICKED, Forcing(re.compile(r"^deepseek-ai/deepseek-v4-"), Source(
                           "providers/together.py", 51, "if model_name.lower().startswith('deepseek-ai/deepseek-v4-'): "
                                                        "... profile = merge_profile(profile, OpenAIModelProfile("
-                                                       "supports_forced_tool_choice=False)) (gpt-oss: "
-                                                       "harmony_model_profile, line 30; qwen-3-coder: "
-                                                       "profiles/qwen.py:13)"))),
+                                                       "supports_forced_tool_choice=False))"), also=(
+                          (_family(r"openai/gpt-oss"), Source("providers/together.py", 30, "return "
+                                                              "harmony_model_profile(model_name) if model_name."
+                                                              "startswith('gpt-oss') else None ... (profiles/harmony.py:"
+                                                              "14: supports_forced_tool_choice=False; qwen-3-coder: "
+                                                              "profiles/qwen.py:13)")),))),
     "sambanova": Route("SambaNovaProvider", Source("providers/sambanova.py", 64, "prefix_to_profile = {'deepseek-': "
                                                                                 "deepseek_model_profile, ..."),
                        _CHAT_PICKED, Forcing(re.compile(r"^qwen-3-coder"), _QWEN_CODER)),
@@ -550,9 +554,10 @@ def refuses_forcing(provider: str, model: str, thinking_off: bool) -> tuple[str,
     if route is None:
         return None
     forcing, lowered = route.forcing, model.lower()
-    if forcing.refuses is not None and forcing.refuses.search(lowered):
-        assert forcing.source is not None
-        return NO_FORCING_ERROR, forcing.source
+    for pattern, source in ((forcing.refuses, forcing.source), *forcing.also):
+        if pattern is not None and pattern.search(lowered):
+            assert source is not None
+            return NO_FORCING_ERROR, source
     if forcing.thinking is not None and forcing.thinking.search(lowered) and not thinking_off:
         assert forcing.thinking_source is not None
         return THINKING_FORCING_ERROR, forcing.thinking_source

@@ -482,6 +482,7 @@ def _quoted_sources() -> list[Any]:
         found.update({f"{host} profile": route.profile, f"{host} picked": route.picked})
         found.update({f"{host} forcing": route.forcing.source, f"{host} forcing with thinking":
                       route.forcing.thinking_source})
+        found.update({f"{host} forcing also {n}": source for n, (_, source) in enumerate(route.forcing.also)})
     found.update({f"{host} other wire": wire[3] for host, wire in rules.OTHER_WIRE.items()})
     found = {name: source for name, source in found.items() if source is not None}
     return [pytest.param(source, id=name) for name, source in sorted(found.items())]
