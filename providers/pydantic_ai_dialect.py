@@ -20,11 +20,14 @@ from typing import Any, Mapping, NamedTuple
 
 from .core.model import LedgerEntry, Scenario, ToolChoice, Translation
 from .dialect_fields import ABSENT, Rebuild, api_json, get_path, model_of, rebuilt_base, set_path, shown, translated
-from .pydantic_ai_rules import (ADAPTIVE_MODELS, ADAPTIVE_SETTING, ANTHROPIC, ANTHROPIC_NO_FORCING, BEDROCK_CHOICE_GATE, BEDROCK_FORCING_GATE, COPIED,
-                                GEMINI_VALIDATED, MODELS, NO_FORCING_ERROR, NO_FORCING_SOURCE, OUTPUT_TOOL_NOTE, READ,
-                                REQUIRED_WITHOUT_TOOLS, REQUIRED_WITHOUT_TOOLS_SOURCE, RESOLVE_LIST,
-                                RESOLVE_TOOL_OR_OUTPUT, SETTING, STATIC_FORCING, STATIC_LIST, THINKING_ERROR,
-                                THINKING_SOURCE, VERSION, Model, Sent, bedrock_sends_choice, gemini_validated)
+from .pydantic_ai_rules import (ADAPTIVE_MODELS, ADAPTIVE_SETTING, ANTHROPIC, ANTHROPIC_NO_FORCING, BEDROCK_CHOICE_GATE,
+                                BEDROCK_FORCING_GATE, COPIED, FORCING_SOURCE, GEMINI_VALIDATED, MODELS,
+                                NO_FORCING_ERROR, NO_FORCING_SOURCE, OTHER_WIRE, OUTPUT_TOOL_NOTE, READ, REQUIRED_WITHOUT_TOOLS,
+                                REQUIRED_WITHOUT_TOOLS_SOURCE, RESOLVE_LIST, RESOLVE_TOOL_OR_OUTPUT, ROUTES, SETTING,
+                                THINKING_FALSE_SOURCE,
+                                STATIC_FORCING, STATIC_LIST, THINKING_ERROR, THINKING_SOURCE, VERSION, Model, Sent,
+                                bedrock_sends_choice, gemini_validated, openai_compatible_sends, refuses_forcing,
+                                route_note, xai_sends)
 
 
 class PydanticAIView(NamedTuple):
@@ -118,13 +121,23 @@ def _only(model: Model, tools: list[Any], names: tuple[str, ...]) -> list[Any]:
     return [by_name[n] for n in names if n in by_name]
 
 
-def _refusal(model: Model, chosen: Setting, model_id: str, thinking: Any) -> tuple[str, Any] | None:
+def _refusal(model: Model, chosen: Setting, model_id: str, thinking: Any, thinking_off: bool = False
+             ) -> tuple[str, Any] | None:
     """What pydantic-ai raises instead of sending a forcing choice: on Bedrock, a model whose profile gives it no
     toolChoice; on Claude (Anthropic's API or Bedrock), a model that refuses forcing outright, or extended (budget)
-    thinking. Adaptive thinking takes a forcing choice the user gave."""
-    if model.provider not in ("anthropic", "bedrock") or not chosen.forcing:
+    thinking (adaptive thinking takes a forcing choice the user gave); on an OpenAI-compatible host, a model its
+    provider's profile refuses forcing for (outright, or while it thinks)."""
+    if not chosen.forcing:
         return None
     choice = chosen.value
+    if model.provider in ROUTES:
+        found = refuses_forcing(model.provider, model_id, thinking_off)
+        if found is None:
+            return None
+        error, source = found
+        return error.format(choice=choice, model=model_id), f"{source}; then {FORCING_SOURCE}"
+    if model.provider not in ("anthropic", "bedrock"):
+        return None
     if model.provider == "bedrock" and not bedrock_sends_choice(model_id):
         return NO_FORCING_ERROR.format(choice=choice, model=model_id), BEDROCK_FORCING_GATE
     if ANTHROPIC_NO_FORCING.search(model_id):
@@ -144,11 +157,13 @@ def _resolved(resolved: Any) -> str:
     return repr(resolved)
 
 
-def _call(model: Model, model_id: str, scenario: Scenario, chosen: Setting, thinking: Any) -> str:
+def _call(model: Model, model_id: str, scenario: Scenario, chosen: Setting, thinking: Any,
+          thinking_off: bool = False) -> str:
     """The Agent run described; Claude's thinking as the request has it (anthropic_thinking, or Bedrock's
-    bedrock_additional_model_requests_fields)."""
+    bedrock_additional_model_requests_fields); thinking off where the scenario says so on a host whose profile
+    weighs it (``'thinking': False``)."""
     rest = ([f"'parallel_tool_calls': {scenario.parallel_tool_calls}"] if scenario.parallel_tool_calls is not None
-            else [])
+            else []) + (["'thinking': False"] if thinking_off else [])
     if isinstance(thinking, dict) and model.claude:
         rest.append(f"'anthropic_thinking': {json.dumps(thinking)}")
     elif isinstance(thinking, dict) and model.provider == "bedrock":
@@ -173,6 +188,8 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         ledger.append(LedgerEntry(severity, code, message))  # type: ignore[arg-type]
         return PydanticAIView(api._replace(ledger=ledger), api, None, None, None)
 
+    if model is None and api.provider in OTHER_WIRE:
+        return _elsewhere(api, scenario, rebuild)
     if model is None:
         return keep("dialect.no_route", f"no pydantic-ai model class is described for {api.provider}; the API "
                                         "request is shown")
@@ -188,7 +205,8 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     body = json.loads(json.dumps(base.request.body))  # a deep copy; JSON data only
     thinking = get_path(body, "additionalModelRequestFields.thinking" if model.provider == "bedrock" else "thinking")
     label = model.made.replace("MODEL", repr(model_id))
-    call = _call(model, model_id, scenario, chosen, thinking)
+    thinking_off = _thinking_off(api.provider, model_id, scenario)
+    call = _call(model, model_id, scenario, chosen, thinking, thinking_off)
     ledger.append(LedgerEntry("info", "dialect.call", f"described: {call} ({model.cls} from {model.module}; "
                               f"pydantic-ai-slim {VERSION}, read {READ}); ModelSettings.tool_choice "
                               f"{chosen.written or 'not set'}, resolved to {_resolved(chosen.resolved)}"
@@ -196,6 +214,8 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
                                   f", given per step: a static forcing choice raises "
                                   f"({STATIC_FORCING if chosen.value == 'required' else STATIC_LIST})"
                                   if chosen.forcing else "")))
+    if api.provider in ROUTES:
+        ledger.append(LedgerEntry("info", "dialect.route", route_note(api.provider, model.cls)))
     ledger.append(LedgerEntry("info", "dialect.output", OUTPUT_TOOL_NOTE))
     if any(t.kind != "function" for t in scenario.tools):
         ledger.append(LedgerEntry("info", "dialect.unchecked", "free-text (custom) tools: described as the API request "
@@ -214,9 +234,15 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
 
     if not scenario.tools and chosen.resolved == "required":
         return refused(REQUIRED_WITHOUT_TOOLS, REQUIRED_WITHOUT_TOOLS_SOURCE)
-    refusal = _refusal(model, chosen, model_id, thinking)
+    refusal = _refusal(model, chosen, model_id, thinking, thinking_off)
     if refusal is not None:
         return refused(*refusal)
+    if thinking_off and chosen.forcing and scenario.tools:
+        ledger.append(LedgerEntry("warning", "dialect.differs", "reasoning_effort: pydantic-ai sends thinking=False as "
+                                  f"reasoning_effort 'none' ({THINKING_FALSE_SOURCE}), not {api.provider}'s thinking "
+                                  "{type: disabled}: the model keeps thinking and answers the forced tool_choice 400 "
+                                  "'Thinking mode does not support this tool_choice' (model rule "
+                                  "deepseek-v4-thinking)"))
     sent: Sent = model.wire(chosen.resolved, scenario.tool_names)
     names = scenario.tool_names if sent.tools is None else sent.tools
     choice = ABSENT if sent.choice is None else sent.choice
@@ -297,3 +323,61 @@ def choice_unchanged(api: Translation, model: Model, body: dict[str, Any]) -> bo
     if api.request is None or model.choice_path is None:
         return True
     return get_path(api.request.body, model.choice_path) == get_path(body, model.choice_path)
+
+
+def _thinking_off(provider: str, model_id: str, scenario: Scenario) -> bool:
+    """Whether the described Agent turns thinking off (``'thinking': False``): the scenario says thinking false for a
+    host whose profile refuses forcing only while the model thinks."""
+    route = ROUTES.get(provider)
+    return (route is not None and route.forcing.thinking is not None
+            and bool(route.forcing.thinking.search(model_id.lower()))
+            and scenario.settings_for(provider).thinking is False)
+
+
+def _elsewhere(api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> PydanticAIView:
+    """A host pydantic-ai reaches on another wire than the one toolchoice builds for it (xAI's gRPC, Ollama's
+    OpenAI-compatible endpoint): what its model class would send, in the ledger; the API request shown. What it
+    raises instead of sending is a ``dialect.refused`` error, as for the other model classes."""
+    cls, module, wire, source = OTHER_WIRE[api.provider]
+    route = ROUTES[api.provider]
+    ledger = list(api.ledger)
+    chosen = setting(scenario.tool_choice, scenario.tool_names)
+    base = rebuilt_base(api, scenario, rebuild) if chosen is not None else api
+    if chosen is None or base.request is None:
+        code, why = (("dialect.no_spelling", "a provider-native tool_choice has no ModelSettings.tool_choice form")
+                     if chosen is None else ("dialect.api_refused", "toolchoice refuses the API request"))
+        ledger.append(LedgerEntry("warning" if chosen is None else "info", code, f"{why}: pydantic-ai's request is not "
+                                  "described; the API request is shown"))
+        return PydanticAIView(api._replace(ledger=ledger), api, None, None, None)
+    model_id = model_of(base)
+    made = f"{cls}(MODEL, provider={route.provider_class}(...))"
+    label = made.replace("MODEL", repr(model_id))
+    model = Model(api.provider, cls, module, made, None, "tools", lambda *_: Sent(None, None, source),
+                  MODELS["openai"].parallel)
+    call = _call(model, model_id, scenario, chosen, None)
+    ledger.append(LedgerEntry("info", "dialect.call", f"described: {call} ({cls} from {module}; pydantic-ai-slim "
+                              f"{VERSION}, read {READ}); ModelSettings.tool_choice {chosen.written or 'not set'}, "
+                              f"resolved to {_resolved(chosen.resolved)}"))
+    ledger.append(LedgerEntry("info", "dialect.route", route_note(api.provider, cls)))
+    refusal = None
+    if not scenario.tools and chosen.resolved == "required":
+        refusal = REQUIRED_WITHOUT_TOOLS, REQUIRED_WITHOUT_TOOLS_SOURCE
+    elif chosen.forcing:
+        refusal = _refusal(model, chosen, model_id, None)
+    if refusal is not None:
+        ledger.append(LedgerEntry("error", "dialect.refused", f"pydantic-ai raises before sending, nothing is sent: "
+                                                              f"{refusal[0]} ({refusal[1]})"))
+        return PydanticAIView(Translation(api.provider, api.requested_tool_choice, None, None, ledger, ()), api,
+                              label, call, chosen.written)
+    names = scenario.tool_names
+    if api.provider == "xai":
+        choice, names, why = xai_sends(chosen.resolved, names)
+        parallel = "parallel_tool_calls" if scenario.parallel_tool_calls is not None else ""
+    else:
+        choice, names, why = openai_compatible_sends(chosen.resolved, names)
+        parallel = "parallel_tool_calls" if scenario.parallel_tool_calls is not None and names else ""
+    sends = (f"tools {list(names)}, tool_choice {choice}" if names else "no tools and no tool_choice") + (
+        f", {parallel}={scenario.parallel_tool_calls}" if parallel else "")
+    ledger.append(LedgerEntry("warning", "dialect.other_wire", f"{cls} speaks {wire}: it sends {sends} ({why}); not "
+                                                               "shown as a body: the API request is shown"))
+    return PydanticAIView(api._replace(ledger=ledger), api, label, call, chosen.written)

@@ -364,3 +364,270 @@ MODELS: dict[str, Model] = {
                      "toolConfig.toolChoice", "toolConfig.tools", _bedrock,
                      Parallel(IGNORED, Source("models/bedrock.py", 869, _IGNORED_WORDS))),
 }
+
+
+# ---- the OpenAI-compatible hosts: OpenAIChatModel (or a subclass) with the host's provider class and profile ----
+# infer_model('<host>:MODEL') picks the model class (models/__init__.py:3666-3750); the provider class's
+# model_profile(MODEL) the profile. No host's provider sets openai_chat_supports_allowed_tools (only OpenAIProvider
+# does, providers/openai.py:156), so a restriction to a subset filters the tools and sends the mode.
+
+_COMPAT_RESTRICTED = Source("models/openai/_chat_model.py", 846, "# Breaks caching, but this API isn't known to support "
+                                                                "`allowed_tools`. tool_defs = {k: v for k, v in "
+                                                                "tool_defs.items() if k in tool_names}; tool_choice = "
+                                                                "effective_mode")
+
+
+def _openai_compatible(resolved: Resolved, names: tuple[str, ...]) -> Sent:
+    one = _one(resolved)
+    if one is not None:
+        return Sent({"type": "function", "function": {"name": one}}, None, _CHAT_NAMED)
+    if isinstance(resolved, tuple):
+        return Sent(resolved[0], _filtered(names, resolved), _COMPAT_RESTRICTED)
+    return Sent(resolved, None, _CHAT)
+
+
+_HF = Source("models/huggingface.py", 408, "if resolved_tool_choice in ('auto', 'required'): tool_choice = "
+                                           "resolved_tool_choice; elif resolved_tool_choice == 'none': tool_choice = "
+                                           "'none' (no forcing check: HuggingFaceModel never calls "
+                                           "support_tool_forcing)")
+_HF_RESTRICTED = Source("models/huggingface.py", 415, "if tool_choice_mode == 'required' and len(tool_names) == 1: "
+                                                      "tool_choice = ChatCompletionInputToolChoiceClass(function="
+                                                      "ChatCompletionInputFunctionName(name=...)) (huggingface_hub "
+                                                      "writes {\"function\": {\"name\": ...}}, no \"type\"); else: "
+                                                      "tool_defs = {... if k in tool_names}; tool_choice = "
+                                                      "tool_choice_mode")
+
+
+def _huggingface(resolved: Resolved, names: tuple[str, ...]) -> Sent:
+    one = _one(resolved)
+    if one is not None:
+        return Sent({"function": {"name": one}}, None, _HF_RESTRICTED)
+    if isinstance(resolved, tuple):
+        return Sent(resolved[0], _filtered(names, resolved), _HF_RESTRICTED)
+    return Sent(resolved, None, _HF)
+
+
+class Forcing(NamedTuple):
+    """Which model ids a host's profile refuses a forcing tool_choice for (``supports_forced_tool_choice=False``:
+    an explicit forcing choice raises UserError with FORCING_UNSUPPORTED_REASON, models/_tool_choice.py:226), matched
+    on the lower-cased id; and which refuse it only while thinking, which they do by default
+    (``supports_forced_tool_choice_with_thinking=False``)."""
+
+    refuses: re.Pattern[str] | None
+    source: Source | None = None
+    thinking: re.Pattern[str] | None = None
+    thinking_source: Source | None = None
+    also: tuple[tuple[re.Pattern[str], Source], ...] = ()  # more ids refused outright, for another reason
+
+
+class Route(NamedTuple):
+    """How pydantic-ai reaches a toolchoice host: the provider class (with how the test makes it) and its profile."""
+
+    provider_class: str  # "DeepSeekProvider" (pydantic_ai.providers.deepseek)
+    profile: Source  # the provider class's model_profile
+    picked: Source  # infer_model's line that picks the model class for '<host>:MODEL'
+    forcing: Forcing
+
+
+FORCING_SOURCE = Source("models/_tool_choice.py", 226, "if unavailable_reason is not None: if explicit_forcing: raise "
+                                                       "UserError(f'tool_choice={explicit_choice!r} is not supported "
+                                                       "by model {model_name!r}. {unavailable_reason}')")
+THINKING_FORCING_ERROR = ("UserError: tool_choice={choice!r} is not supported by model {model!r}. This model does not "
+                          "support forcing tool use while thinking is enabled. Disable thinking with `thinking=False` "
+                          "or `openai_reasoning_effort='none'`, or use `tool_choice='auto'`.")
+_CLAUDE_NO_FORCING = ANTHROPIC_NO_FORCING.pattern
+_HARMONY = Source("profiles/harmony.py", 14, "OpenAIModelProfile(supports_forced_tool_choice=False, "
+                                             "ignore_streamed_leading_whitespace=True) (gpt-oss, the Harmony format)")
+_QWEN_CODER = Source("profiles/qwen.py", 13, "if model_name.startswith('qwen-3-coder'): return OpenAIModelProfile(... "
+                                             "supports_forced_tool_choice=False, ...)")
+_CHAT_PICKED = Source("models/__init__.py", 3705, "elif model_kind in ('openai-chat', *get_args("
+                                                  "OpenAIChatCompatibleProvider.__value__)): ... return "
+                                                  "OpenAIChatModel(model_name, provider=provider)")
+_VENDOR_FAMILY = Source("profiles/_family.py", 70, "if '/' not in model_name: return None; vendor, family_model_name = "
+                                                   "model_name.lower().split('/', 1) (alibaba, qwen: "
+                                                   "qwen_model_profile; openai: gpt-oss -> harmony_model_profile; "
+                                                   "anthropic: anthropic_model_profile)")
+
+
+def _family(*extra: str) -> re.Pattern[str]:
+    """The vendor/model ids whose family profile refuses forcing (profiles/_family.py)."""
+    return re.compile(r"^(" + "|".join((*extra, r"(qwen|alibaba)/qwen-3-coder", r"anthropic/" + _CLAUDE_NO_FORCING))
+                      + ")")
+
+
+ROUTES: dict[str, Route] = {
+    "deepseek": Route("DeepSeekProvider", Source("providers/deepseek.py", 48, "def model_profile(model_name: str) -> "
+                                                 "ModelProfile | None: profile = deepseek_model_profile(model_name)"),
+                      _CHAT_PICKED, Forcing(
+                          re.compile(r"^deepseek-reasoner$"),
+                          Source("providers/deepseek.py", 80, "supports_forced_tool_choice=model_name != "
+                                                              "'deepseek-reasoner',"),
+                          re.compile(r"^(deepseek-flash$|deepseek-v4-)"),
+                          Source("providers/deepseek.py", 81, "supports_forced_tool_choice_with_thinking=not "
+                                                              "is_flash_or_v4, (line 50: is_flash_or_v4 = model_name "
+                                                              "== 'deepseek-flash' or model_name.startswith("
+                                                              "'deepseek-v4-'); thinking_enabled_by_default for them)"))),
+    "azure": Route("AzureProvider", Source("providers/azure.py", 121, "def model_profile(model_name: str) -> "
+                                                                      "ModelProfile | None: model_name = "
+                                                                      "model_name.lower()"),
+                   _CHAT_PICKED, Forcing(None)),
+    "fireworks": Route("FireworksProvider", Source("providers/fireworks.py", 51, "def model_profile(model_name: str) -> "
+                                                                                "ModelProfile | None: model_name = "
+                                                                                "model_name.lower()"),
+                       _CHAT_PICKED, Forcing(re.compile(r"^accounts/fireworks/models/qwen-3-coder"), _QWEN_CODER)),
+    "together": Route("TogetherProvider", Source("providers/together.py", 49, "def model_profile(model_name: str) -> "
+                                                                              "ModelProfile | None: profile = "
+                                                                              "vendor_family_model_profile(model_name, "
+                                                                              "overrides={'openai': "
+                                                                              "_gpt_oss_only_profile})"),
+                      _CHAT_PICKED, Forcing(re.compile(r"^deepseek-ai/deepseek-v4-"), Source(
+                          "providers/together.py", 51, "if model_name.lower().startswith('deepseek-ai/deepseek-v4-'): "
+                                                       "... profile = merge_profile(profile, OpenAIModelProfile("
+                                                       "supports_forced_tool_choice=False))"), also=(
+                          (_family(r"openai/gpt-oss"), Source("providers/together.py", 30, "return "
+                                                              "harmony_model_profile(model_name) if model_name."
+                                                              "startswith('gpt-oss') else None ... (profiles/harmony.py:"
+                                                              "14: supports_forced_tool_choice=False; qwen-3-coder: "
+                                                              "profiles/qwen.py:13)")),))),
+    "sambanova": Route("SambaNovaProvider", Source("providers/sambanova.py", 64, "prefix_to_profile = {'deepseek-': "
+                                                                                "deepseek_model_profile, ..."),
+                       _CHAT_PICKED, Forcing(re.compile(r"^qwen-3-coder"), _QWEN_CODER)),
+    "vllm": Route("VLLMProvider", Source("providers/vllm.py", 50, "def model_profile(model_name: str) -> ModelProfile "
+                                                                  "| None: prefix_to_profile = {'llama': "
+                                                                  "meta_model_profile,"),
+                  _CHAT_PICKED, Forcing(re.compile(r"^(?:[^/]*/)?(gpt-oss|qwen-3-coder)"), Source(
+                      "providers/vllm.py", 60, "'gpt-oss': harmony_model_profile, ... (line 112: # The gpt-oss family "
+                                               "opt-out for `supports_forced_tool_choice` survives the merge because "
+                                               "vLLM ignores `tool_choice='required'` for gpt-oss.)"))),
+    "llamacpp": Route("OpenAICompatibleProvider", Source("providers/openai_compatible.py", 61, "profile = "
+                                                         "vendor_family_model_profile(model_name, overrides="
+                                                         "_OPENAI_COMPATIBLE_VENDOR_PROFILES)"),
+                      Source("providers/openai_compatible.py", 71, "class OpenAICompatibleProvider("
+                                                                   "_OpenAISDKProvider): \"\"\"Provider for a service "
+                                                                   "with an OpenAI-compatible API that doesn't have a "
+                                                                   "provider of its own."),
+                      Forcing(_family(r"openai/gpt-oss"), _VENDOR_FAMILY)),
+    "cerebras": Route("CerebrasProvider", Source("providers/cerebras.py", 48, "prefix_to_profile: dict[str, "
+                                                                              "Callable[[str], ModelProfile | None]] = "
+                                                                              "{"),
+                      Source("models/__init__.py", 3670, "elif model_kind == 'cerebras': from .cerebras import "
+                                                         "CerebrasModel"),
+                      Forcing(re.compile(r"^(gpt-oss|qwen-3-coder)"), Source(
+                          "providers/cerebras.py", 50, "'qwen': qwen_model_profile, 'gpt-oss': "
+                                                       "harmony_model_profile,"))),
+    "openrouter": Route("OpenRouterProvider", Source("providers/openrouter.py", 272, "def model_profile(model_name: "
+                                                                                    "str) -> ModelProfile | None:"),
+                        Source("models/__init__.py", 3666, "if model_kind == 'openrouter': from .openrouter import "
+                                                           "OpenRouterModel"),
+                        Forcing(re.compile(r"^~?((qwen|alibaba)/qwen-3-coder|anthropic/" + _CLAUDE_NO_FORCING + ")"),
+                                Source("providers/openrouter.py", 299, "provider, model_name = model_name.removeprefix("
+                                                                       "'~').split('/', 1) (the upstream's profile: "
+                                                                       "anthropic's, profiles/anthropic.py:547; "
+                                                                       "qwen's, profiles/qwen.py:13)"))),
+    "huggingface": Route("HuggingFaceProvider", Source("providers/huggingface.py", 67, "def model_profile(model_name: "
+                                                                                      "str) -> ModelProfile | None:"),
+                         Source("models/__init__.py", 3746, "elif model_kind == 'huggingface': from .huggingface "
+                                                            "import HuggingFaceModel"), Forcing(None)),
+    "ollama": Route("OllamaProvider", Source("providers/ollama.py", 49, "def model_profile(model_name: str) -> "
+                                                                        "ModelProfile | None:"),
+                    Source("models/__init__.py", 3682, "elif model_kind == 'ollama': from .ollama import OllamaModel"),
+                    Forcing(re.compile(r"^(gpt-oss|qwen-3-coder)"), Source(
+                        "providers/ollama.py", 53, "'qwen': qwen_model_profile, ... 'gpt-oss': "
+                                                   "harmony_model_profile,"))),
+    "xai": Route("XaiProvider", Source("providers/xai.py", 98, "def model_profile(model_name: str) -> ModelProfile | "
+                                                               "None: return grok_model_profile(model_name)"),
+                 Source("models/__init__.py", 3750, "elif model_kind == 'xai': from .xai import XaiModel"),
+                 Forcing(None)),
+}
+
+
+# thinking=False on DeepSeek: its profile has neither openai_chat_thinking_false_body nor openai_reasoning_efforts, so
+# pydantic-ai sends reasoning_effort 'none', where DeepSeek's guide turns thinking off with thinking {type: disabled}
+# (reasoning_effort: low/high/max; model rule deepseek-v4-thinking): the forced choice then meets thinking mode
+THINKING_FALSE_SOURCE = Source("models/openai/_reasoning.py", 40, "return OPENAI_REASONING_EFFORT_MAP[thinking] ... "
+                                                                  "(profiles/openai.py:43: False: 'none')")
+
+
+def refuses_forcing(provider: str, model: str, thinking_off: bool) -> tuple[str, Source] | None:
+    """Why the host's profile refuses an explicit forcing choice for ``model`` (the reason's words and source)."""
+    route = ROUTES.get(provider)
+    if route is None:
+        return None
+    forcing, lowered = route.forcing, model.lower()
+    for pattern, source in ((forcing.refuses, forcing.source), *forcing.also):
+        if pattern is not None and pattern.search(lowered):
+            assert source is not None
+            return NO_FORCING_ERROR, source
+    if forcing.thinking is not None and forcing.thinking.search(lowered) and not thinking_off:
+        assert forcing.thinking_source is not None
+        return THINKING_FORCING_ERROR, forcing.thinking_source
+    return None
+
+
+def _compat(provider: str, cls: str, module: str,
+            wire: Callable[[Resolved, tuple[str, ...]], Sent] = _openai_compatible,
+            parallel: Parallel = _OPENAI_PARALLEL) -> Model:
+    route = ROUTES[provider]
+    return Model(provider, cls, module, f"{cls}(MODEL, provider={route.provider_class}(...))", "tool_choice", "tools",
+                 wire, parallel)
+
+
+for _host in ("deepseek", "azure", "fireworks", "together", "sambanova", "vllm", "llamacpp"):
+    MODELS[_host] = _compat(_host, "OpenAIChatModel", "pydantic_ai.models.openai")
+MODELS["cerebras"] = _compat("cerebras", "CerebrasModel", "pydantic_ai.models.cerebras")
+MODELS["openrouter"] = _compat("openrouter", "OpenRouterModel", "pydantic_ai.models.openrouter")
+MODELS["huggingface"] = _compat("huggingface", "HuggingFaceModel", "pydantic_ai.models.huggingface", _huggingface,
+                                Parallel(IGNORED, Source("models/huggingface.py", 193, _IGNORED_WORDS)))
+
+# Reached by pydantic-ai, but not on the wire toolchoice builds for the host: described in the ledger, the API
+# request shown (dialect.other_wire)
+OTHER_WIRE: dict[str, tuple[str, str, str, Source]] = {
+    "xai": ("XaiModel", "pydantic_ai.models.xai", "xAI's gRPC API through xai-sdk (XaiProvider wraps "
+            "xai_sdk.AsyncClient, providers/xai.py:53), not the OpenAI-compatible /v1/chat/completions toolchoice "
+            "builds for xai; its chat.create(tools=..., tool_choice=..., parallel_tool_calls=...) is a protobuf "
+            "message", Source("models/xai.py", 897, "match resolved_tool_choice: case 'auto' | 'none': tool_choice = "
+                                                    "resolved_tool_choice")),
+    "ollama": ("OllamaModel", "pydantic_ai.models.ollama", "Ollama's OpenAI-compatible /v1/chat/completions (OllamaModel "
+               "is OpenAIChatModel with the provider's profile), not the native /api/chat toolchoice builds for "
+               "ollama; what it sends there is OpenAIChatModel's (as for vllm)",
+               Source("models/ollama.py", 47, "class OllamaModel(OpenAIChatModel): \"\"\"A model that uses Ollama's "
+                                              "OpenAI-compatible Chat Completions API.")),
+}
+_XAI_RESTRICTED = Source("models/xai.py", 902, "case ('required', tool_names) if len(tool_names) == 1 and "
+                                               "supports_forcing: tool_choice = required_tool(next(iter(tool_names))); "
+                                               "case (tool_choice_mode, tool_names): ... tool_defs = {k: v for k, v in "
+                                               "tool_defs.items() if k in tool_names}")
+
+
+def xai_sends(resolved: Resolved, names: tuple[str, ...]) -> tuple[str, tuple[str, ...], Source]:
+    """XaiModel's chat.create tool_choice (as written in Python) and the tools it passes."""
+    one = _one(resolved)
+    if one is not None:
+        return f"required_tool({one!r})", names, _XAI_RESTRICTED
+    if isinstance(resolved, tuple):
+        return repr(resolved[0]), _filtered(names, resolved), _XAI_RESTRICTED
+    return repr(resolved), names, OTHER_WIRE["xai"][3]
+
+
+def openai_compatible_sends(resolved: Resolved, names: tuple[str, ...]) -> tuple[str, tuple[str, ...], Source]:
+    """OpenAIChatModel's tool_choice on a host (as JSON) and the tools it declares."""
+    import json
+
+    sent = _openai_compatible(resolved, names)
+    return json.dumps(sent.choice), names if sent.tools is None else sent.tools, sent.source
+
+
+def route_note(provider: str, cls: str) -> str:
+    """The dialect.route entry: the model class and provider class pydantic-ai reaches the host with, the profile."""
+    route = ROUTES[provider]
+    module = "pydantic_ai.providers." + route.profile.file.rsplit("/", 1)[-1].removesuffix(".py")
+    picked = (f"what infer_model('{provider}:MODEL') makes ({route.picked})" if provider != "llamacpp" else
+              f"pydantic-ai has no llama.cpp provider: its provider for an OpenAI-compatible service without one "
+              f"({route.picked})")
+    flags = ("a profile refuses forcing for some models (see dialect.refused)" if route.forcing.refuses is not None
+             or route.forcing.thinking is not None else "no profile flag changes the choice")
+    subset = ("" if cls in ("XaiModel", "HuggingFaceModel") else
+              f"; openai_chat_supports_allowed_tools is unset, so a restriction to a subset filters the tools "
+              f"({_COMPAT_RESTRICTED})")
+    return (f"{cls} with {route.provider_class} ({module}): {picked}; profile: {route.provider_class}.model_profile "
+            f"({route.profile}); {flags}{subset}")

@@ -105,12 +105,52 @@ def _model(provider: str, base: str, model: str) -> Any:
 
         client = AsyncClientV2(api_key=KEY, base_url=base, httpx_client=httpx.AsyncClient(timeout=30))
         return CohereModel(model, provider=CohereProvider(cohere_client=client))
+    if provider in HOSTS:
+        return _host_model(provider, base, model)
     assert provider == "bedrock"
     from pydantic_ai.models.bedrock import BedrockConverseModel
     from pydantic_ai.providers.bedrock import BedrockProvider
 
     return BedrockConverseModel(model, provider=BedrockProvider(
         region_name="us-east-1", aws_access_key_id="AKIDPYDANTICAIWIRE", aws_secret_access_key="unused", base_url=base))
+
+
+# The OpenAI-compatible hosts: toolchoice's provider id -> the pydantic-ai model class and provider class a user takes
+# for it (what infer_model('<id>:MODEL') makes, pydantic_ai/models/__init__.py; llama.cpp has no provider of its own:
+# OpenAICompatibleProvider), written here by hand
+HOSTS: dict[str, tuple[str, str]] = {
+    "deepseek": ("openai.OpenAIChatModel", "deepseek.DeepSeekProvider"),
+    "azure": ("openai.OpenAIChatModel", "azure.AzureProvider"),
+    "fireworks": ("openai.OpenAIChatModel", "fireworks.FireworksProvider"),
+    "together": ("openai.OpenAIChatModel", "together.TogetherProvider"),
+    "sambanova": ("openai.OpenAIChatModel", "sambanova.SambaNovaProvider"),
+    "vllm": ("openai.OpenAIChatModel", "vllm.VLLMProvider"),
+    "llamacpp": ("openai.OpenAIChatModel", "openai_compatible.OpenAICompatibleProvider"),
+    "cerebras": ("cerebras.CerebrasModel", "cerebras.CerebrasProvider"),
+    "openrouter": ("openrouter.OpenRouterModel", "openrouter.OpenRouterProvider"),
+    "huggingface": ("huggingface.HuggingFaceModel", "huggingface.HuggingFaceProvider"),
+}
+
+
+def _host_model(provider: str, base: str, model: str) -> Any:
+    """The host's model class with its provider class, the provider's client pointed at the mock (the profile is
+    the provider class's, whatever the client)."""
+    import importlib
+
+    (model_module, model_class), (provider_module, provider_class) = (
+        spec.split(".") for spec in HOSTS[provider])
+    made = getattr(importlib.import_module(f"pydantic_ai.models.{model_module}"), model_class)
+    given = getattr(importlib.import_module(f"pydantic_ai.providers.{provider_module}"), provider_class)
+    if provider == "huggingface":
+        from huggingface_hub import AsyncInferenceClient
+
+        return made(model, provider=given(hf_client=AsyncInferenceClient(base_url=base, api_key=KEY), api_key=KEY))
+    from openai import AsyncOpenAI
+
+    client = AsyncOpenAI(base_url=base, api_key=KEY)
+    if provider == "llamacpp":
+        return made(model, provider=given("llamacpp", openai_client=client))
+    return made(model, provider=given(openai_client=client))
 
 
 class Sent(NamedTuple):
@@ -159,13 +199,18 @@ class Agents:
 
         if provider not in self._mocks:
             self._mocks[provider] = self._stack.enter_context(running_mock(provider, save_dir=self.folder / provider))
+            if provider == "huggingface":  # huggingface_hub fetches its agent registry from the Hub for its
+                from unittest import mock  # user-agent header: its cache, as when the Hub is unreachable
+
+                self._stack.enter_context(mock.patch("huggingface_hub.utils._detect_agent._registry",
+                                                     {"standardEnvVars": [], "harnesses": {}}))
         return self._mocks[provider]
 
     def run(self, provider: str, model: str, step_one: dict[str, Any], tools: bool = True) -> Sent:
         """The Agent's run with ``step_one`` as its first step's ModelSettings (a forcing tool_choice raises when
         given statically: pydantic_ai/agent/__init__.py, so it is given per step, as a pydantic-ai user must)."""
         from pydantic_ai import Agent, Tool
-        from pydantic_ai.exceptions import UsageLimitExceeded
+        from pydantic_ai.exceptions import UnexpectedModelBehavior, UsageLimitExceeded
         from pydantic_ai.usage import UsageLimits
 
         mock = self.mock(provider)
@@ -182,6 +227,9 @@ class Agents:
                                model_settings=lambda ctx: step_one if ctx.run_step == 1 else {})
             except UsageLimitExceeded:  # the second request, after the tool call: not sent
                 pass
+            except UnexpectedModelBehavior as exc:  # OpenRouterModel wants the upstream's name in the reply,
+                if provider != "openrouter" or "provider" not in str(exc):  # which the mock's does not carry;
+                    error = exc  # the request was sent all the same
             except Exception as exc:  # what pydantic-ai raises instead of sending is the result here
                 error = exc
         refused = type(error).__name__ == "UserError"  # raised before sending: nothing to wait for
@@ -219,7 +267,7 @@ def render(provider: str, choice: str, parallel: bool | None = None, model: str 
         spelled, base.tool_names or ("get_weather",)) if spelled is not None else None)
     settings = scenario.settings_for(provider)
     if thinking is not None:
-        settings = settings._replace(thinking=True, thinking_mode=thinking)
+        settings = settings._replace(thinking=thinking.mode != "off", thinking_mode=thinking)
     if model is not None:
         settings = settings._replace(model=model)
     if max_tokens is not None:
@@ -430,6 +478,13 @@ def _quoted_sources() -> list[Any]:
 
     found = {name: value for name, value in vars(rules).items() if isinstance(value, rules.Source)}
     found.update({f"{m.cls} parallel_tool_calls": m.parallel.source for m in rules.MODELS.values()})
+    for host, route in rules.ROUTES.items():  # each host's route: its profile, the line that picks its model class
+        found.update({f"{host} profile": route.profile, f"{host} picked": route.picked})
+        found.update({f"{host} forcing": route.forcing.source, f"{host} forcing with thinking":
+                      route.forcing.thinking_source})
+        found.update({f"{host} forcing also {n}": source for n, (_, source) in enumerate(route.forcing.also)})
+    found.update({f"{host} other wire": wire[3] for host, wire in rules.OTHER_WIRE.items()})
+    found = {name: source for name, source in found.items() if source is not None}
     return [pytest.param(source, id=name) for name, source in sorted(found.items())]
 
 
@@ -481,3 +536,145 @@ def test_bedrock_forces_on_nova_and_on_claude_with_adaptive_thinking(agents: Age
         "type": "adaptive"}
     hold("bedrock", view, run(agents, "bedrock", choice, model=claude, extra={
         "bedrock_additional_model_requests_fields": {"thinking": {"type": "adaptive"}}}))
+
+
+
+# ---- the OpenAI-compatible hosts, each through its pydantic-ai provider class --------------------------------------
+
+HOST_CHOICES = ("unset", "none", "required", "named", "allowed-two-required", "allowed-auto")
+
+
+def _host_param(provider: str) -> Any:
+    marks = [pytest.mark.skipif(missing("huggingface_hub"), reason="huggingface_hub")] if provider == "huggingface" \
+        else []
+    return pytest.param(provider, marks=marks, id=provider)
+
+
+@pytest.mark.parametrize("choice", HOST_CHOICES)
+@pytest.mark.parametrize("provider", [_host_param(p) for p in HOSTS])
+def test_each_host_through_its_provider_class(agents: Agents, provider: str, choice: str) -> None:
+    """OpenAIChatModel (CerebrasModel, OpenRouterModel, HuggingFaceModel) with the host's provider class, against the
+    mock serving that host: no host's profile takes allowed_tools, so a subset filters the tools; a named tool is the
+    function choice (HuggingFaceModel's without "type")."""
+    view = render(provider, choice)
+    assert "dialect.route" in [e.code for e in view.translation.ledger]
+    hold(provider, view, run(agents, provider, choice))
+
+
+@pytest.mark.parametrize("provider", [_host_param(p) for p in HOSTS])
+def test_each_host_parallel_tool_calls_false(agents: Agents, provider: str) -> None:
+    """parallel_tool_calls goes into the body on OpenAIChatModel and its subclasses (Cerebras drops only logit_bias);
+    HuggingFaceModel does not send it, which the ledger says."""
+    view = render(provider, "required", parallel=False)
+    hold(provider, view, run(agents, provider, "required", parallel=False))
+    ignored = [e for e in view.translation.ledger if e.code == "dialect.differs" and "does not send it" in e.message]
+    assert bool(ignored) == (provider == "huggingface")
+
+
+@pytest.mark.parametrize(("provider", "model"), [("deepseek", "deepseek-reasoner"), ("deepseek", "deepseek-v4-flash"),
+                                                 ("together", "openai/gpt-oss-120b"), ("cerebras", "gpt-oss-120b"),
+                                                 ("vllm", "openai/gpt-oss-20b")])
+@pytest.mark.parametrize("choice", ["required", "named", "auto"])
+def test_a_host_profile_that_refuses_forcing(agents: Agents, provider: str, model: str, choice: str) -> None:
+    """supports_forced_tool_choice=False (or, on DeepSeek's V4 and Flash, with thinking, on by default): an explicit
+    forcing tool_choice raises UserError before any request; auto is sent."""
+    hold(provider, render(provider, choice, model=model), run(agents, provider, choice, model=model))
+
+
+def test_deepseek_v4_with_thinking_off_sends_a_forcing_choice_the_api_refuses(agents: Agents) -> None:
+    """thinking false in the scenario: the Agent is given thinking=False and sends the named choice, with
+    reasoning_effort 'none' where DeepSeek turns thinking off with thinking {type: disabled}; the mock, as DeepSeek,
+    answers 400, which the dialect's warning says."""
+    view = render("deepseek", "named", model="deepseek-v4-flash", thinking=ThinkingSetting("off"))
+    assert "'thinking': False" in view.call and view.translation.request is not None
+    sent = run(agents, "deepseek", "named", model="deepseek-v4-flash", extra={"thinking": False})
+    assert sent.body is not None and sent.body["reasoning_effort"] == "none" and "thinking" not in sent.body
+    assert "Thinking mode does not support this tool_choice" in str(sent.error)
+    hold("deepseek", view, sent._replace(error=None))
+    (warned,) = [e.message for e in view.translation.ledger if e.code == "dialect.differs" and "reasoning_effort" in
+                 e.message]
+    assert "Thinking mode does not support this tool_choice" in warned
+
+
+# model ids each host's rule is held to, against the provider class's own model_profile: some its profile refuses
+# forcing for, some it does not (the rule is a pattern over the id; these are where the patterns could go wrong)
+PROFILE_SAMPLES: dict[str, tuple[str, ...]] = {
+    "deepseek": ("deepseek-chat", "deepseek-reasoner", "deepseek-v4-flash", "deepseek-v4-pro", "deepseek-flash"),
+    "azure": ("gpt-4o-mini", "gpt-oss-120b", "grok-3", "DeepSeek-R1", "Mistral-Large-2411", "o3"),
+    "fireworks": ("accounts/fireworks/models/llama-v3p1-70b-instruct", "accounts/fireworks/models/gpt-oss-120b",
+                  "accounts/fireworks/models/qwen3-coder-480b-a35b-instruct", "accounts/fireworks/models/qwen-3-coder"),
+    "together": ("meta-llama/Llama-3.3-70B-Instruct-Turbo", "openai/gpt-oss-120b", "deepseek-ai/DeepSeek-V4-Pro",
+                 "Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", "qwen/qwen-3-coder", "anthropic/claude-sonnet-5-5",
+                 "deepseek-ai/DeepSeek-R1"),
+    "sambanova": ("Meta-Llama-3.3-70B-Instruct", "gpt-oss-120b", "Qwen3-32B", "qwen-3-coder", "DeepSeek-R1"),
+    "vllm": ("meta-llama/Llama-3.1-8B-Instruct", "openai/gpt-oss-20b", "gpt-oss-120b",
+             "Qwen/Qwen3-Coder-30B-A3B-Instruct", "qwen-3-coder", "Qwen/Qwen3-8B"),
+    "llamacpp": ("qwen3", "gpt-oss-20b", "openai/gpt-oss-20b", "qwen/qwen-3-coder", "anthropic/claude-opus-5-5"),
+    "cerebras": ("llama-3.3-70b", "gpt-oss-120b", "qwen-3-coder-480b", "qwen-3-32b", "zai-glm-4.6"),
+    "openrouter": ("openai/gpt-4o-mini", "openai/gpt-oss-120b", "qwen/qwen3-coder", "qwen/qwen-3-coder",
+                   "anthropic/claude-sonnet-4.5", "anthropic/claude-sonnet-5-5", "~anthropic/claude-fable-5-1"),
+    "huggingface": ("openai/gpt-oss-120b",),  # HuggingFaceModel checks no forcing flag: held by the wire test above
+    "ollama": ("qwen3", "gpt-oss:20b", "llama3.2", "qwen3-coder", "qwen-3-coder"),
+    "xai": ("grok-4", "grok-4.3", "grok-code-fast-1"),
+}
+
+
+@pytest.mark.parametrize("provider", list(PROFILE_SAMPLES))
+def test_each_host_rule_is_its_provider_profile(provider: str) -> None:
+    """The rule's verdict (refuses forcing outright; refuses it while thinking, on by default) is what the provider
+    class's model_profile says for each sample id: supports_forced_tool_choice, and
+    supports_forced_tool_choice_with_thinking with thinking_enabled_by_default."""
+    import importlib
+
+    from toolchoice.providers.pydantic_ai_rules import NO_FORCING_ERROR, ROUTES, refuses_forcing
+
+    route = ROUTES[provider]
+    module = route.profile.file.removesuffix(".py").replace("/", ".")
+    if provider == "xai" and missing("xai_sdk"):  # providers/xai.py imports it; the profile is grok's
+        from pydantic_ai.profiles.grok import grok_model_profile as profile_of
+    else:
+        profile_of = getattr(importlib.import_module(f"pydantic_ai.{module}"), route.provider_class).model_profile
+    for model in PROFILE_SAMPLES[provider]:
+        profile = profile_of(model) or {}
+        outright = not profile.get("supports_forced_tool_choice", True)
+        thinking = not profile.get("supports_forced_tool_choice_with_thinking", True) and profile.get(
+            "thinking_enabled_by_default", False)
+        if provider == "openrouter":  # OpenRouterModel weighs thinking only where the user asks for it
+            thinking = False
+        found = refuses_forcing(provider, model, thinking_off=False)
+        assert (found is not None) == (outright or thinking), (model, found)
+        if found is not None:
+            assert (found[0] == NO_FORCING_ERROR) == outright, (model, found)
+        assert not profile.get("openai_chat_supports_allowed_tools", False), model
+
+
+def test_ollama_and_xai_are_described_on_their_own_wire() -> None:
+    """OllamaModel (Ollama's /v1/chat/completions) and XaiModel (xAI's gRPC through xai-sdk) are reached by
+    pydantic-ai, but not on the wire toolchoice builds for them: the ledger says what they send, the API request is
+    shown; gpt-oss on Ollama refuses a forcing choice (the Harmony profile) before anything is sent."""
+    for provider in ("ollama", "xai"):
+        view = render(provider, "allowed-two-required")
+        other = [e for e in view.translation.ledger if e.code == "dialect.other_wire"]
+        assert len(other) == 1 and "['get_weather', 'get_time']" in other[0].message, view.translation.ledger
+        assert view.translation.request == view.api.request
+    assert "required_tool('get_time')" in [e.message for e in render("xai", "named").translation.ledger
+                                           if e.code == "dialect.other_wire"][0]
+    refused = render("ollama", "required", model="gpt-oss:20b")
+    assert refused.translation.request is None
+    assert [e.code for e in refused.translation.ledger if e.severity == "error"] == ["dialect.refused"]
+
+
+def test_ollama_refusal_is_the_agents(agents: Agents) -> None:
+    """OllamaModel with gpt-oss and tool_choice required raises the UserError the ledger quotes, before sending."""
+    from pydantic_ai import Agent, Tool
+    from pydantic_ai.models.ollama import OllamaModel
+    from pydantic_ai.providers.ollama import OllamaProvider
+
+    view = render("ollama", "required", model="gpt-oss:20b")
+    agent = Agent(OllamaModel("gpt-oss:20b", provider=OllamaProvider(base_url="http://127.0.0.1:9/v1")),
+                  tools=[Tool.from_schema(lambda **_: "sunny", "get_weather", "Weather in a city.", WEATHER)])
+    with pytest.raises(Exception) as raised:
+        agent.run_sync("Weather in Paris?", model_settings=lambda ctx: {"tool_choice": "required"})
+    assert type(raised.value).__name__ == "UserError"
+    (refusal,) = [e.message for e in view.translation.ledger if e.code == "dialect.refused"]
+    assert f"UserError: {raised.value}" in refusal
