@@ -373,7 +373,12 @@ _FINGERPRINT = "fp_toolchoice_mock"
 # has service_tier (tests/data/responses/groq/groq-tool-call-empty-arguments.json: "on_demand"; groq-python
 # types/chat/chat_completion.py), and LiteLLM 1.110.2's GroqChatConfig.transform_response reads it with
 # getattr(model_response, "service_tier") and no default, raising without it. Its stream chunks have none.
-_REPLY_EXTRA: dict[str, dict[str, Any]] = {"groq": {"service_tier": "on_demand"}}
+# OpenRouter's reply names the upstream that answered (Host.router): pydantic-ai-slim 2.68.0
+# models/openrouter.py _OpenRouterChatCompletion declares `provider: str` "The downstream provider that was used by
+# OpenRouter." with no default (its OpenRouterModel raises UnexpectedModelBehavior without it), as the openrouter
+# 0.2.0 crate's completions/response.rs `pub provider: Provider` (deny_unknown_fields in its tests) does.
+_REPLY_EXTRA: dict[str, dict[str, Any]] = {"groq": {"service_tier": "on_demand"},
+                                           "openrouter": {"provider": "toolchoice mock"}}
 
 
 def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None = None,
