@@ -109,16 +109,24 @@ def test_compare_send_and_run_judge_each_step_by_what_it_sends(tmp_path: Path) -
     assert all("tool_choice.from_extra" in codes(s["ledger"]) for s in steps)
 
 
-def test_probe_judges_what_each_question_sends(tmp_path: Path) -> None:
-    """Each question goes out with extra's g: none is judged as g (honored), not as the none it did not send."""
+def test_probe_does_not_ask_a_question_whose_choice_extra_replaces(tmp_path: Path) -> None:
+    """Each question would go out with extra's g: none is not asked (neither honored nor ignored: it was never sent),
+    the named g question is asked and judged as sent, and the overlay holds no finding about none."""
     path = scenario(tmp_path, "openai", SENDS_G["openai"])
     with running_mock("openai") as mock:
         probed = run_cli(["probe", "-p", "openai", str(path), "--base-url", mock.base_url, "--retries", "0",
                           "--repeat", "1", "-f", "json"])
+        read = [line["tool_choice"] for line in mock.records]
     assert probed.returncode == 0, probed.stderr
-    outcomes = {q["question"]: q for q in json.loads(probed.stdout)["questions"]}
+    data = json.loads(probed.stdout)
+    outcomes = {q["feature"]: q for q in data["questions"]}
     assert outcomes["none"]["wire"] == SENDS_G["openai"]["tool_choice"]
-    assert outcomes["none"]["result"] == "honored"
+    assert outcomes["none"]["result"] == "not asked"
+    assert "providers.openai.extra sends its own tool_choice" in outcomes["none"]["evidence"]
+    assert outcomes["named"]["result"] == "honored"
+    assert "none" not in read  # the mock never received a none
+    assert {"none", "auto", "required", "unset"}.isdisjoint(data["overlay"]["features"])
+    assert data["overlay"]["features"]["named"]["result"] == "honored"
 
 
 # ---- translation and verdict in-process: what is read back, and what is not --------------------------------------
