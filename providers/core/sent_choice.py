@@ -89,7 +89,7 @@ def _read(ctx: Context, method: str, url: str, body: dict[str, Any], after: Any)
         read = family.mock_read(body, route, **per_host)
     except MockMalformed as exc:  # the API's 400, whatever the choice: nothing it obeys or not
         return None, f"the API refuses the body: {(str(exc).splitlines() or [''])[0][:160]}"
-    except (TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:
+    except (ToolchoiceError, TypeError, AttributeError, KeyError, IndexError, ValueError, RecursionError) as exc:
         return None, f"the body does not read: {type(exc).__name__}"
     shaped = [n for n in read.notes if n.severity == "error" and n.code.startswith("tool_choice.")]
     if read.shape is not None or shaped:  # another API's form: the API answers 400
