@@ -102,8 +102,8 @@ ACTIVE_TOOLS = typer.Option(None, "--active-tools", metavar="NAME",
 ALLOW_ENV = typer.Option(None, "--allow-env", metavar="NAME",
                          help="Let the scenario read this environment variable (repeatable, comma lists) beyond the "
                               "provider's own key: for $NAME in providers.<id>.headers, providers.<id>.api_key_env, "
-                              "an MCP tool's headers or authorization, or a from: MCP source (docs/keys.md). Also "
-                              "read from $TOOLCHOICE_ALLOW_ENV.")
+                              "an MCP tool's headers or authorization, or a from: MCP source (docs/keys.md). Upper "
+                              "case, as $NAME references are. Also read from $TOOLCHOICE_ALLOW_ENV.")
 _LIVE_MCP_HELP = ("Let a scenario's from: {mcp: ...} / {mcp_url: ...} start the MCP server or connect to it (a dry "
                   "run opens no socket and starts no process without it).")
 LIVE_MCP = typer.Option(False, "--live-mcp", help=_LIVE_MCP_HELP)
@@ -112,7 +112,8 @@ ALLOW_ENV_SETTING = "TOOLCHOICE_ALLOW_ENV"  # the user-level setting: names, com
 
 
 def allowed_env(names: Any) -> tuple[str, ...]:
-    """--allow-env NAME values (repeatable, comma lists) and the names in $TOOLCHOICE_ALLOW_ENV."""
+    """--allow-env NAME values (repeatable, comma lists) and the names in $TOOLCHOICE_ALLOW_ENV: upper-case names,
+    as a scenario's ``$NAME`` references are (a lower-case one is refused: it could allow nothing)."""
     import os
     import re
 
@@ -133,5 +134,14 @@ def allowed_env(names: Any) -> tuple[str, ...]:
                 raise ToolchoiceError(f"{said}: not an environment variable name",
                                       hint=f"give the name without $, e.g. {source}{' ' if source[0] == '-' else '='}"
                                       "MY_TOKEN")
+            if not re.fullmatch(r"[A-Z_][A-Z0-9_]*", name):  # $home is text in a scenario (docs/keys.md)
+                from toolchoice.providers.core.model import ToolchoiceError
+
+                said = f"--allow-env {name!r}" if source == "--allow-env" else f"{source} holds {name!r}"
+                upper = name.upper()
+                raise ToolchoiceError(f"{said}: a scenario reads only upper-case variable references ($NAME: A-Z, "
+                                      f"0-9, _), so ${name} there is text and allowing {name} would do nothing",
+                                      hint=f"export the value as {upper}, write ${upper} in the scenario and give "
+                                      f"{source}{' ' if source[0] == '-' else '='}{upper}")
             found.append(name)
     return tuple(dict.fromkeys(found))

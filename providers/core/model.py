@@ -459,6 +459,9 @@ class Translation(NamedTuple):
     request: Request | None
     ledger: list[LedgerEntry]
     offered_tools: tuple[str, ...] = ()  # the tools the request declares (after any filtering)
+    # the tool_choice the verdict judges where providers.<id>.extra wrote the one sent (core/sent_choice.SentChoice,
+    # read back by the family's reader; the ledger's tool_choice.from_extra says it); None: the scenario's
+    sent_choice: Any = None
 
     @property
     def refused(self) -> bool:

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from .capabilities import FEATURES, Capability, Level, Support
 from .choice import parse_tool_choice
-from .model import ProviderSettings, RenderOptions, Scenario, ToolChoice, ToolchoiceError, Translation
+from .model import ProviderSettings, RenderOptions, Scenario, ToolChoice, ToolchoiceError, Translation, quoted
 from .registry import translate
 from .scenario import load_scenario_text
 
@@ -481,6 +481,10 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
             outcomes.append({"question": planned.id, "feature": planned.feature, "wire": None} | _not_asked(skipped))
             continue
         outcome, t, asked = prepare(question)
+        replaced = _replaced_by_extra(question, t)
+        if replaced is not None:  # the request would not ask this question: nothing about it to measure
+            outcomes.append(outcome | _not_asked(replaced))
+            continue
         if t.request is None:
             reasons = "; ".join(e.message for e in t.ledger if e.severity == "error")
             outcomes.append(outcome | _not_asked(f"refused: {reasons}"))
@@ -527,6 +531,17 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
         requested = len(questions) + (1 if len(outcomes) > len(questions) else 0)  # and the control, when asked
         result["partial"] = {"done": asked_count, "requested": requested}
     return result, secrets
+
+
+def _replaced_by_extra(question: Question, t: Translation) -> str | None:
+    """Why the question is not asked when the scenario's ``providers.<id>.extra`` writes the tool choice the request
+    sends in place of the question's (core/sent_choice.py), else None. The probe's own wire word goes that way too."""
+    if question.wire_word is not None:
+        return None
+    if not any(e.code in ("tool_choice.from_extra", "tool_choice.extra_unread") for e in t.ledger):
+        return None
+    return (f"not sent as asked: the scenario's providers.{t.provider}.extra sends its own tool_choice "
+            f"{quoted(t.effective_tool_choice)[:80]} instead (take it out of extra to ask this)")
 
 
 def _not_asked(evidence: str) -> dict[str, Any]:

@@ -371,8 +371,13 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
     if ctx.scenario.system_role == "developer" and ctx.scenario.system is not None and not ctx.developer_sent:
         ledger.info("system.developer_as_system", f"{ctx.cap.title} has no developer role: the developer message "
                     "is sent as the system prompt")
+    sent = None
     if settings.extra:
+        from .sent_choice import at, read_back
+
+        before = at(body, choice_path)
         body = merge_extra(ctx, body, whole=choice_path)  # the tool choice: as written
+        sent = read_back(ctx, method, url, body, choice_path, before)  # what the verdict judges, where extra wrote it
     if final_lint is not None:
         final_lint(ctx, body)
     if ctx.cap.tool_limit is not None:
@@ -404,7 +409,7 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
         offered = () if plan.omit_tools else tuple([t.name for t in plan.tools])
     effective = body.get(choice_path[0]) if len(choice_path) == 1 else dig(body, choice_path)
     # The ledger's list is handed over: the translation is done with it.
-    return Translation(ctx.provider, ctx.requested, effective, request, ledger.entries, offered)
+    return Translation(ctx.provider, ctx.requested, effective, request, ledger.entries, offered, sent)
 
 
 def streamed(ctx: Context, how: str) -> None:

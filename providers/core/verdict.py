@@ -3,7 +3,10 @@
 The verdict judges the request's intent (the scenario's neutral tool_choice), against the tools
 that were actually in the request: a tool the translator filtered out counts as not offered.
 Where the provider could not enforce the choice (the ledger says ``tool_choice.ignored`` or
-``tool_choice.emulated``) the verdict says so, and still judges the intent.
+``tool_choice.emulated``) the verdict says so, and still judges the intent. Where ``providers.<id>.extra``
+replaced the choice the request sends, the verdict judges the one sent, read back by the family's reader
+(``Translation.sent_choice``, ledger ``tool_choice.from_extra``; core/sent_choice.py); the translator's notes
+about enforcing the scenario's choice then do not apply.
 
 Categories, first match wins (issue 3): error, phantom_tool, wrong_tool, unwanted_call, no_call,
 too_many_calls, invalid_arguments, obeyed. ``request_error`` (issue 11) comes before all of them: the
@@ -229,8 +232,11 @@ def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = 
         from .choices import judged
 
         return judged(scenario, reply, translation, verdict, (REQUEST_ERROR, *CATEGORIES))
+    sent = translation.sent_choice if translation is not None else None
+    if sent is not None:  # extra wrote the tool_choice sent: judged as sent
+        scenario = scenario._replace(tool_choice=sent.choice)
     offered = offered_tools(translation, scenario)
-    unenforced = not_enforced(translation)
+    unenforced = not_enforced(translation) if sent is None else []
     calls = list(reply.tool_calls)
     checks = []
     for call in calls:
@@ -247,6 +253,8 @@ def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = 
     by_code = [c for c in calls if c.caller is not None and c.caller != "direct"]
     if by_code:  # programmatic tool calling: the model's code made these calls, not the model's own turn
         reasons.append("made by the model's code, not directly: " + ", ".join(f"{c.name} ({c.caller})" for c in by_code))
+    if sent is not None:
+        reasons.append(sent.said)
     reasons.extend(_server_notes(reply))
     if reply.finish_reason == _TOO_MANY_CALLS:
         reasons.append(f"finish reason {_TOO_MANY_CALLS}: the server-side tool loop stopped after too many tool calls, "
