@@ -57,3 +57,17 @@ def test_the_upper_case_name_allows_its_reference_and_the_lower_case_one_stays_t
     assert len(allowed) == 1 and "$MYSECRET" in allowed[0] and "X-Token" in allowed[0]
     assert not [e for e in translation["ledger"] if e["code"] == "env.not_allowed"]
     assert translation["request"]["headers"]["X-Text"] == "$mysecret"  # text: sent as written, read from nowhere
+
+
+@pytest.mark.parametrize(("given", "said"), [("mysecret", "upper-case"), ("$HOME", "not an environment variable name")])
+def test_the_library_s_allow_env_refuses_what_the_flag_refuses(given, said):
+    """RenderOptions(allow_env=...) is the flag's twin for a Python caller (docs/python.md): a lower-case name
+    could allow nothing, and a $ is no part of a name."""
+    from toolchoice.providers.core import jobs
+    from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
+    from toolchoice.providers.core.scenario import load_scenario
+
+    scenario = load_scenario(Path(__file__).resolve().parents[1] / "configs" / "weather.yaml")
+    with pytest.raises(ToolchoiceError) as raised:
+        jobs.render(scenario, ["openai"], RenderOptions(allow_env=(given,)))
+    assert said in str(raised.value) and given in str(raised.value)

@@ -67,6 +67,17 @@ def render_options(value: Any, name: str = "options", *, sendable: bool = True) 
         raise wrong(f"{name}.allow_env", "a tuple of variable names", value.allow_env, 'e.g. allow_env=("HOME",)')
     if not all(isinstance(v, str) for v in value.allow_env):
         raise wrong(f"{name}.allow_env", "variable names (str)", next(v for v in value.allow_env if not isinstance(v, str)))
+    import re
+
+    for given in value.allow_env:  # as --allow-env: a scenario's $NAME is upper-case, so $home is text (docs/keys.md)
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", given):
+            raise ToolchoiceError(f"{name}.allow_env holds {given!r}: not an environment variable name",
+                                  hint='give the name without $, e.g. allow_env=("MY_TOKEN",)')
+        if not re.fullmatch(r"[A-Z_][A-Z0-9_]*", given):
+            raise ToolchoiceError(f"{name}.allow_env holds {given!r}: a scenario reads only upper-case variable "
+                                  "references ($NAME: A-Z, 0-9, _), so allowing it would do nothing",
+                                  hint=f"export the value as {given.upper()}, write ${given.upper()} in the scenario "
+                                  f'and give allow_env=("{given.upper()}",)')
     if sendable and value.base_url is not None:  # as --base-url is checked (cli/inputs.py), before anything is rendered
         from .request_parts import http_url_fault
 
