@@ -34,6 +34,7 @@ from .http_clients import (AIOHTTP_MIN_REQUESTS, CONNECTIONS_PER_CLIENT, HTTP_CL
                            aiohttp_wanted, new_async_client, new_async_clients, plain_http_only)
 # $NAME or ${NAME} in upper case, as `render -f curl` leaves them for the shell ("$home", "$5" are text)
 from .request_parts import ENV_PLACEHOLDER as _PLACEHOLDER
+from .loopback import is_loopback, nothing_listens
 from .retry_policy import RetryPolicy, next_wait, paused, retry_after, should_retry
 from .redaction import (MIN_SECRET_LENGTH, Redactor, environment_secrets, printable, redact, redact_data,
                         safe_json_text)
@@ -296,14 +297,14 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
             error = MissingKey(f"{who}an mcp tool's server_url, headers or authorization need {', '.join(names)}, "
                                "which is not set in the environment",
                                hint="set it in the environment, or remove it from the mcp tool")
-            raise _missing(error, provider, "mcp tool", names, _loopback(request.url))
+            raise _missing(error, provider, "mcp tool", names, is_loopback(request.url))
     if any(n in request.key_env for n in missing):
-        raise no_key(provider, request.key_env, _loopback(request.url))
+        raise no_key(provider, request.key_env, is_loopback(request.url))
     if missing:
         names = tuple(dict.fromkeys(missing))
         error = MissingKey(f"{who}a header needs {', '.join(names)}, which is not set in the environment",
                            hint=f"set it in the environment, or remove it from providers.{provider or '<id>'}.headers")
-        raise _missing(error, provider, "header", names, _loopback(request.url))
+        raise _missing(error, provider, "header", names, is_loopback(request.url))
     lowered = {h.lower() for h in headers}
     if "content-type" not in lowered:
         headers["Content-Type"] = "application/json"
@@ -349,17 +350,6 @@ def _resolved_body(body: dict[str, Any], paths: tuple[tuple[Any, ...], ...], res
         if isinstance(node[path[-1]], str):
             node[path[-1]] = resolve(node[path[-1]])
     return out
-
-
-def _loopback(url: str) -> bool:
-    """Whether ``url`` points at this machine (a local model server or toolchoice mock)."""
-    from urllib.parse import urlsplit
-
-    try:
-        host = (urlsplit(url).hostname or "").lower()
-    except ValueError:
-        return False
-    return host in ("localhost", "::1") or host.startswith("127.")
 
 
 def _check_url(url: str, shown: str, who: str) -> None:
@@ -428,12 +418,8 @@ def _describe(exc: Exception, prepared: Prepared) -> str:
     detail = printable(str(exc)).strip()
     text = f"{label}: {detail}" if detail else label
     local = ""
-    if _os_errno(exc) == errno.ECONNREFUSED and _loopback(prepared.url):  # a local model server not started
-        from urllib.parse import urlsplit
-
-        at = urlsplit(prepared.display_url).netloc.rpartition("@")[2]
-        local = (f": nothing listens at {at} on this machine; start your server (or toolchoice mock) there, or "
-                 "give its address with --base-url / providers.<id>.base_url")
+    if _os_errno(exc) == errno.ECONNREFUSED and is_loopback(prepared.url):  # a local model server not started
+        local = nothing_listens(prepared.display_url)
     return redact(f"{text} ({prepared.method} {prepared.display_url}){local}", prepared.secrets)
 
 
