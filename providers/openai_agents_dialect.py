@@ -28,7 +28,8 @@ from .openai_agents_rules import (CHAT_MCP, CHAT_MCP_ERROR, CHAT_NAMED, CHAT_NO_
                                   LITELLM_CHOICE, LITELLM_PARALLEL, READ, RESET, RESPONSES_HOSTED,
                                   RESPONSES_HOSTED_WORDS, RESPONSES_MCP, RESPONSES_NAMED, RESPONSES_NO_TOOLS,
                                   RESPONSES_PARALLEL, RESPONSES_TOOLS, RESPONSES_WORDS, ROUTES, SETTINGS_TYPE,
-                                  STRICT_OPEN_ERROR, STRICT_ROOT_ANY_OF_ERROR, STRICT_SCHEMA, TOOL_USE_BEHAVIOR, VERSION,
+                                  STRICT_EMPTY_SCHEMA, STRICT_OPEN_ERROR, STRICT_ROOT_ANY_OF_ERROR,
+                                  STRICT_ROOT_NULLABLE_ERROR, STRICT_SCHEMA, TOOL_USE_BEHAVIOR, VERSION,
                                   Route, Source)
 
 _WORDS = ("auto", "none", "required")
@@ -115,14 +116,21 @@ class Unported(Exception):
 
 def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """``ensure_strict_json_schema`` on a plain schema (openai-agents strict_schema.py, STRICT_SCHEMA): every object
-    closed and every property required, oneOf read as anyOf, a None default dropped. Raises ``ValueError`` with the
+    closed and every property required, oneOf read as anyOf, a None default dropped; ``{}`` the closed empty object
+    (STRICT_EMPTY); the root checked last (STRICT_ROOT). Raises ``ValueError`` with the
     SDK's UserError words where it raises, ``Unported`` where this port stops."""
     root = json.loads(json.dumps(schema))
-    if isinstance(root.get("anyOf"), list):
+    if root == {}:  # STRICT_EMPTY: not walked
+        return json.loads(json.dumps(STRICT_EMPTY_SCHEMA))
+    root = _strict_node(root)
+    if isinstance(root.get("anyOf"), list):  # STRICT_ROOT: after the walk, so a root oneOf (an anyOf by then) too
         raise ValueError(STRICT_ROOT_ANY_OF_ERROR)
-    if isinstance(root.get("type"), list):
-        raise Unported("a root type list")
-    return _strict_node(root)
+    kind = root.get("type")
+    if isinstance(kind, list) and "object" in kind:
+        if kind != ["object"]:
+            raise ValueError(STRICT_ROOT_NULLABLE_ERROR.format(kind=kind))
+        root["type"] = "object"
+    return root
 
 
 def _strict_node(node: Any) -> Any:

@@ -1,0 +1,63 @@
+"""Adversarial round on the code that landed in session 16 (trial16l): `--dialect openai-agents` and `--dialect
+pydantic-ai`, Anthropic's mid-conversation tool changes, the one-pass redaction of saves and the `sk-` rule, the
+escaping of tag characters and variation selectors, the Gemini mock's unknown fields. Each test failed before its fix;
+the truth is outside the code under test (the installed SDKs' own classes, the real library's output, PyYAML and
+json reading what was written), and everything runs in-process.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from sdk_types import missing
+from toolchoice.providers.core.registry import translate
+from toolchoice.providers.core.scenario import load_scenario_text
+
+needs_agents = pytest.mark.skipif(missing("agents"), reason="the test extra's openai-agents")
+
+
+def _scenario(tools: list[dict[str, Any]], choice: Any = "auto", **more: Any) -> Any:
+    doc = {"tools": tools, "tool_choice": choice, "messages": [{"role": "user", "content": "hi"}], **more}
+    return load_scenario_text(json.dumps(doc), "s.json")
+
+
+# ---- --dialect openai-agents: a strict tool's schema at its root --------------------------------------------------
+
+ROOTS = {
+    "empty": {},  # FunctionTool makes it the closed empty object; the dialect sent {} as written
+    "one_of": {"oneOf": [{"type": "object", "properties": {"x": {"type": "string"}}}]},  # an anyOf by the root check
+}
+
+
+@needs_agents
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.parametrize("provider", ["openai", "openai-responses"])
+@pytest.mark.parametrize("root", list(ROOTS))
+def test_a_strict_tools_root_is_what_function_tool_makes_of_it(provider: str, root: str) -> None:
+    # openai-agents' FunctionTool(strict_json_schema=True) runs ensure_strict_json_schema when it is made: {} is not
+    # walked but replaced by the closed empty object, and the root is checked after the walk (a root oneOf is an anyOf
+    # by then: UserError). The dialect showed {} as written, and a request where the SDK raises for a root oneOf.
+    from agents import FunctionTool
+    from agents.exceptions import UserError
+
+    from toolchoice.providers.openai_agents_dialect import apply
+
+    scenario = _scenario([{"name": "pick", "strict": True, "parameters": ROOTS[root]}])
+    view = apply(translate(provider, scenario), scenario)
+
+    async def invoke(_context: Any, _arguments: str) -> str:
+        return ""
+
+    try:
+        made = FunctionTool(name="pick", description="", params_json_schema=scenario.tools[0].schema(),
+                            on_invoke_tool=invoke, strict_json_schema=True)
+    except UserError as raised:
+        (refused,) = [e.message for e in view.translation.ledger if e.code == "dialect.refused"]
+        assert view.translation.request is None and f"UserError: {raised}" in refused
+        return
+    assert [e for e in view.translation.ledger if e.code in ("dialect.refused", "dialect.unchecked")] == []
+    (tool,) = view.translation.request.body["tools"]
+    assert tool.get("function", tool)["parameters"] == made.params_json_schema
