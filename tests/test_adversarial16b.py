@@ -63,3 +63,28 @@ def test_a_strict_tools_root_is_what_function_tool_makes_of_it(provider: str, ro
     (tool,) = view.translation.request.body["tools"]
     sent = tool["input_schema"] if provider == "anthropic" else tool.get("function", tool)["parameters"]
     assert sent == made.params_json_schema
+
+
+# ---- output: tag characters and variation selectors in a JSON document on stdout ---------------------------------
+
+# "hi" in tag characters, a variation selector past U+FFFF, a zero-width space: text that shows as nothing
+HIDDEN = "".join(chr(0xE0000 + ord(c)) for c in "hi") + "\U000e0100\u200b"
+
+
+def test_trace_of_a_saved_request_as_json_is_json_with_its_hidden_characters_escaped(tmp_path: Any) -> None:
+    # `trace SAVED -f json` wrote the scenario's JSON text through `write`, whose escape past U+FFFF is YAML's
+    # \U000e0068: the document on stdout was no JSON ("Invalid \escape"); write_json gives JSON's surrogate pair
+    from cli import run_cli
+
+    body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hello" + HIDDEN}],
+            "tools": [{"type": "function", "function": {"name": "pick", "description": "d" + HIDDEN,
+                                                        "parameters": {"type": "object", "properties": {}}}}]}
+    saved = tmp_path / "hand.request.json"
+    saved.write_text(json.dumps({"method": "POST", "url": "/v1/chat/completions", "headers": {}, "body": body}),
+                     encoding="utf-8")
+    result = run_cli(["trace", str(saved), "-p", "openai", "-f", "json"])
+    assert result.returncode == 0, result.stderr
+    assert not any(0xE0000 <= ord(c) <= 0xE01EF or c == "\u200b" for c in result.stdout)  # none printed raw
+    scenario = json.loads(result.stdout)
+    assert scenario["messages"][0]["content"] == "hello" + HIDDEN
+    assert scenario["tools"][0]["description"] == "d" + HIDDEN
