@@ -88,3 +88,23 @@ def test_trace_of_a_saved_request_as_json_is_json_with_its_hidden_characters_esc
     scenario = json.loads(result.stdout)
     assert scenario["messages"][0]["content"] == "hello" + HIDDEN
     assert scenario["tools"][0]["description"] == "d" + HIDDEN
+
+
+# ---- redaction: a key's digits in a number ------------------------------------------------------------------------
+
+
+def test_a_keys_digits_in_a_number_are_redacted_and_the_save_is_still_json() -> None:
+    # a key whose spelling is made of what JSON writes outside strings takes the text pass over the whole document
+    # (Redactor.document, as the two passes did): it replaced the digits inside the number, and the saved document
+    # read `"n": $NUM_KEY` — no JSON (trace SAVED, and any reader of the save, refused it). The number is now
+    # redacted in the data pass, as a string.
+    from toolchoice.providers.core.json_text import dumps_indented
+    from toolchoice.providers.core.redaction import Redactor
+
+    key, pin = "98765432109876543210", "31415926"
+    redactor = Redactor({key: "$NUM_KEY", pin: "$PIN_TOKEN"})
+    document = {"n": int(key), "f": float(key), "list": [int(pin), True, 2.5], "text": f"id {key}"}
+    for written in (redactor.document(document), redactor.text(dumps_indented(redactor.data(document)))):
+        read = json.loads(written)  # the text a save writes, and the text `-f json` writes (emit_json)
+        assert key[:12] not in written and pin not in written
+        assert read["n"] == "$NUM_KEY" and read["list"] == ["$PIN_TOKEN", True, 2.5] and read["text"] == "id $NUM_KEY"
