@@ -229,7 +229,8 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     if parallel is not None and model.parallel.kind == ANTHROPIC and isinstance(choice, dict) \
             and choice.get("type") != "none" and names:
         choice = {**choice, "disable_parallel_tool_use": not parallel}
-    if not names:  # no tools declared: no choice either (each model class: `if not tools: return tools, None`)
+    if not names and model.provider != "cohere":  # no tools: no choice (`if not tools: return tools, None`; not
+        # CohereModel's _get_tool_choice, which sends 'NONE' without tools too)
         choice = ABSENT
     tools = _only(model, _declared(model, base, scenario, rebuild), names) if names else ABSENT
     set_path(body, model.tools_path, tools)

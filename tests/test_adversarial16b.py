@@ -108,3 +108,19 @@ def test_a_keys_digits_in_a_number_are_redacted_and_the_save_is_still_json() -> 
         read = json.loads(written)  # the text a save writes, and the text `-f json` writes (emit_json)
         assert key[:12] not in written and pin not in written
         assert read["n"] == "$NUM_KEY" and read["list"] == ["$PIN_TOKEN", True, 2.5] and read["text"] == "id $NUM_KEY"
+
+
+# ---- --dialect pydantic-ai: a choice without tools ----------------------------------------------------------------
+
+
+@pytest.mark.skipif(missing("pydantic_ai", "cohere"), reason="the test extra's pydantic-ai-slim[cohere]")
+@pytest.mark.parametrize("choice", ["none", "unset", "auto"])
+def test_cohere_model_sends_none_without_tools(tmp_path: Any, choice: str) -> None:
+    # CohereModel._get_tool_choice has no `if not tools: return tools, None`: tool_choice='none' without tools still
+    # sends "NONE" (the real Agent against the mock on 127.0.0.1, test_pydantic_ai_wire's harness); the dialect left
+    # the choice out for every model class without tools
+    from test_pydantic_ai_wire import Agents, hold, render, run
+
+    with Agents(tmp_path) as agents:
+        hold("cohere", render("cohere", choice, tools=False), run(agents, "cohere", choice, tools=False))
+    assert agents.outside == []
