@@ -124,3 +124,21 @@ def test_cohere_model_sends_none_without_tools(tmp_path: Any, choice: str) -> No
     with Agents(tmp_path) as agents:
         hold("cohere", render("cohere", choice, tools=False), run(agents, "cohere", choice, tools=False))
     assert agents.outside == []
+
+
+# ---- the sk- rule: a name in capitalized words -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["sk-LinearRegression2024", "sk-GradientBoosting2025Model", "sk-Tokenizer2025Config12"])
+def test_an_sk_name_in_capitalized_words_is_sent_and_shown_as_written(name: str) -> None:
+    # one run of letters and digits after sk- was read as a key whatever it spelled (the legacy and DeepSeek forms):
+    # a model or tool named in CamelCase with a year was refused in providers.<id>.model / headers / extra and shown
+    # as [redacted]; the forms of test_literal_keys.OPENAI_KINDS are still refused there
+    from toolchoice.providers.core.redaction import Redactor, key_shapes
+
+    text = ("tools:\n  - {name: get_weather, parameters: {type: object}}\nmessages:\n  - {role: user, content: hi}\n"
+            f"providers:\n  openai:\n    model: {name}\n    headers: {{X-Model: {name}}}\n"
+            f"    extra:\n      metadata: {{note: 'use {name}'}}\n")
+    scenario = load_scenario_text(text, "s.yaml")
+    assert scenario.providers["openai"].model == name and key_shapes(name) == []
+    assert Redactor({}).text(f"model {name} here") == f"model {name} here"
