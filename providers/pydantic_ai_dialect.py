@@ -236,7 +236,8 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     set_path(body, model.tools_path, tools)
     if model.choice_path is not None:
         set_path(body, model.choice_path, choice)
-    copied = parallel if model.parallel.kind == COPIED and parallel is not None and names else ABSENT
+    sent_with = names or model.provider == "mistral"  # MistralModel copies it without tools too (mistral.py:371)
+    copied = parallel if model.parallel.kind == COPIED and parallel is not None and sent_with else ABSENT
     set_path(body, "parallel_tool_calls", copied)
     for path in ("toolConfig",):
         if get_path(body, path) in ({}, ABSENT):

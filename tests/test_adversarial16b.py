@@ -142,3 +142,17 @@ def test_an_sk_name_in_capitalized_words_is_sent_and_shown_as_written(name: str)
     scenario = load_scenario_text(text, "s.yaml")
     assert scenario.providers["openai"].model == name and key_shapes(name) == []
     assert Redactor({}).text(f"model {name} here") == f"model {name} here"
+
+
+@pytest.mark.skipif(missing("pydantic_ai", "mistralai"), reason="the test extra's pydantic-ai-slim[mistral]")
+@pytest.mark.parametrize("choice, parallel, tools", [("auto", False, False), ("unset", True, False), ("none", True, True)])
+def test_mistral_model_sends_parallel_tool_calls_without_tools(tmp_path: Any, choice: str, parallel: bool,
+                                                               tools: bool) -> None:
+    # MistralModel passes parallel_tool_calls=model_settings.get('parallel_tool_calls') whether or not it sends tools
+    # (models/mistral.py:371; 'none' drops the tools): the dialect wrote it only with tools, as OpenAI's and Groq's do
+    from test_pydantic_ai_wire import Agents, hold, render, run
+
+    with Agents(tmp_path) as agents:
+        hold("mistral", render("mistral", choice, parallel=parallel, tools=tools),
+             run(agents, "mistral", choice, parallel=parallel, tools=tools))
+    assert agents.outside == []
