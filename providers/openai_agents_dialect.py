@@ -441,7 +441,7 @@ def _through_litellm(api: Translation, base: Translation, scenario: Scenario, re
                                                           "ModelSettings(extra_args={'drop_params': True}), and "
                                                           "--dialect litellm --drop-params shows that request"))
                if e.code == "dialect.refused" else e for e in view.translation.ledger[len(given.ledger):]]
-    translation = view.translation._replace(ledger=ledger)
+    translation = view.translation._replace(ledger=ledger, requested_tool_choice=api.requested_tool_choice)
     if refusal is not None:
         ledger.append(LedgerEntry("error", "dialect.refused", f"openai-agents raises before sending, nothing is sent: "
                                                               f"{refusal} ({STRICT_SCHEMA})"))
