@@ -114,8 +114,8 @@ def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Redactor,
     else:
         lines = "".join(f"# {_line(f'{e.severity} {e.code}: {e.message}')}\n" for e in notes)
         text = redact.text(lines + yaml_text(data))
-    if scenario_out is None:
-        write(text)
+    if scenario_out is None:  # JSON text takes JSON's escapes (write's \U000e0041 is none: the document would not read)
+        (write_json if format is TraceFormat.json else write)(text)
         return
     _write_file(scenario_out, text if text.endswith("\n") else text + "\n", force)
     import shlex

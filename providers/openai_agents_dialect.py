@@ -28,7 +28,8 @@ from .openai_agents_rules import (CHAT_MCP, CHAT_MCP_ERROR, CHAT_NAMED, CHAT_NO_
                                   LITELLM_CHOICE, LITELLM_PARALLEL, READ, RESET, RESPONSES_HOSTED,
                                   RESPONSES_HOSTED_WORDS, RESPONSES_MCP, RESPONSES_NAMED, RESPONSES_NO_TOOLS,
                                   RESPONSES_PARALLEL, RESPONSES_TOOLS, RESPONSES_WORDS, ROUTES, SETTINGS_TYPE,
-                                  STRICT_OPEN_ERROR, STRICT_ROOT_ANY_OF_ERROR, STRICT_SCHEMA, TOOL_USE_BEHAVIOR, VERSION,
+                                  STRICT_EMPTY_SCHEMA, STRICT_OPEN_ERROR, STRICT_ROOT_ANY_OF_ERROR,
+                                  STRICT_ROOT_NULLABLE_ERROR, STRICT_SCHEMA, TOOL_USE_BEHAVIOR, VERSION,
                                   Route, Source)
 
 _WORDS = ("auto", "none", "required")
@@ -115,14 +116,21 @@ class Unported(Exception):
 
 def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """``ensure_strict_json_schema`` on a plain schema (openai-agents strict_schema.py, STRICT_SCHEMA): every object
-    closed and every property required, oneOf read as anyOf, a None default dropped. Raises ``ValueError`` with the
+    closed and every property required, oneOf read as anyOf, a None default dropped; ``{}`` the closed empty object
+    (STRICT_EMPTY); the root checked last (STRICT_ROOT). Raises ``ValueError`` with the
     SDK's UserError words where it raises, ``Unported`` where this port stops."""
     root = json.loads(json.dumps(schema))
-    if isinstance(root.get("anyOf"), list):
+    if root == {}:  # STRICT_EMPTY: not walked
+        return json.loads(json.dumps(STRICT_EMPTY_SCHEMA))
+    root = _strict_node(root)
+    if isinstance(root.get("anyOf"), list):  # STRICT_ROOT: after the walk, so a root oneOf (an anyOf by then) too
         raise ValueError(STRICT_ROOT_ANY_OF_ERROR)
-    if isinstance(root.get("type"), list):
-        raise Unported("a root type list")
-    return _strict_node(root)
+    kind = root.get("type")
+    if isinstance(kind, list) and "object" in kind:
+        if kind != ["object"]:
+            raise ValueError(STRICT_ROOT_NULLABLE_ERROR.format(kind=kind))
+        root["type"] = "object"
+    return root
 
 
 def _strict_node(node: Any) -> Any:
@@ -180,6 +188,25 @@ def _tools(kind: str, scenario: Scenario, ported: bool = True) -> Any:
                                                "parameters": _parameters(scenario, t),
                                                "strict": scenario.tool_is_strict(t)}} for t in scenario.tools]
     return tools or ABSENT
+
+
+def _strict_rewrite(scenario: Scenario) -> tuple[Scenario, str | None, str | None]:
+    """The scenario with each strict tool's parameters as FunctionTool(strict_json_schema=True) makes them (the same
+    object where none changes), the SDK's refusal words, or what this port does not describe (``Unported``)."""
+    tools = []
+    for tool in scenario.tools:
+        if not scenario.tool_is_strict(tool):
+            tools.append(tool)
+            continue
+        try:
+            made = strict_schema(tool.schema())
+        except ValueError as refusal:
+            return scenario, str(refusal), None
+        except Unported as why:
+            return scenario, None, str(why)
+        tools.append(tool if made == tool.schema() else tool._replace(parameters=made))
+    changed = any(a is not b for a, b in zip(tools, scenario.tools))
+    return (scenario._replace(tools=tuple(tools)) if changed else scenario), None, None
 
 
 def _without_strict(scenario: Scenario) -> Scenario:
@@ -390,7 +417,13 @@ def _through_litellm(api: Translation, base: Translation, scenario: Scenario, re
     has_tools = bool(scenario.tools)
     inner = scenario._replace(tool_choice=choice, parallel_tool_calls=scenario.parallel_tool_calls if has_tools
                               else None)
-    view = litellm_apply(api, inner, {}, rebuild)
+    rewritten, refusal, unported = _strict_rewrite(inner)
+    given = api  # the API request LiteLLM's is built from: with each strict tool's schema as FunctionTool makes it
+    if rewritten is not inner:
+        again = translated(rebuild, rewritten, api.provider)
+        given, inner = (again, rewritten) if again.request is not None else (api, inner)
+        unported = unported if again.request is not None else "the API request of the rewritten schema"
+    view = litellm_apply(given, inner, {}, rebuild)
     routed = view.route or LITELLM_ROUTES[api.provider].prefix + model_of(base)
     model = _model_text(route, routed)
     parallel = scenario.parallel_tool_calls
@@ -407,8 +440,22 @@ def _through_litellm(api: Translation, base: Translation, scenario: Scenario, re
     ledger += [e._replace(message=e.message.replace(hint, "; LitellmModel passes drop_params=True given as "
                                                           "ModelSettings(extra_args={'drop_params': True}), and "
                                                           "--dialect litellm --drop-params shows that request"))
-               if e.code == "dialect.refused" else e for e in view.translation.ledger[len(api.ledger):]]
-    translation = view.translation._replace(ledger=ledger)
+               if e.code == "dialect.refused" else e for e in view.translation.ledger[len(given.ledger):]]
+    translation = view.translation._replace(ledger=ledger, requested_tool_choice=api.requested_tool_choice)
+    if refusal is not None:
+        ledger.append(LedgerEntry("error", "dialect.refused", f"openai-agents raises before sending, nothing is sent: "
+                                                              f"{refusal} ({STRICT_SCHEMA})"))
+        return AgentsView(Translation(api.provider, api.requested_tool_choice, None, None, ledger, ()), api, model,
+                          call, routed)
+    if unported is not None:
+        ledger.append(LedgerEntry("info", "dialect.unchecked", f"strict tools: strict_json_schema=True runs each "
+                                  f"schema through openai-agents' ensure_strict_json_schema, and {unported} is not "
+                                  "described here: the schema is shown as written"))
+    elif given is not api and translation.request is not None:
+        ledger.append(LedgerEntry("info", "dialect.differs", "tools: FunctionTool(strict_json_schema=True) rewrites "
+                                  "each strict tool's schema before LitellmModel hands it to LiteLLM (every object "
+                                  "closed, every property required: an optional property becomes required, not "
+                                  f"nullable) ({STRICT_SCHEMA})"))
     rule = LITELLM_ROUTES[api.provider].strict
     if translation.request is not None and rule is not None and rule.does == "kept" and scenario.tools:
         body = json.loads(json.dumps(translation.request.body))

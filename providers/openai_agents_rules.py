@@ -94,6 +94,19 @@ STRICT_OPEN_ERROR = ("UserError: additionalProperties should not be set for obje
                      "be allowed. If you really need this, update the function or output tool to not use a strict "
                      "schema.")
 STRICT_ROOT_ANY_OF_ERROR = "UserError: The root of a strict JSON schema must not use `anyOf`."
+# after the walk above, the root alone (strict_schema.py _ensure_strict_root): a oneOf there is an anyOf by then, so
+# it is refused too; a type list holding "object" is "object" when it is ["object"], else refused
+STRICT_ROOT = Source("strict_schema.py", 138, 'def _ensure_strict_root(schema): if is_list(schema.get("anyOf")): raise '
+                                              'UserError(...) ... if is_list(typ) and "object" in typ: if typ == '
+                                              '["object"]: schema["type"] = "object" else: raise UserError(...)')
+STRICT_ROOT_NULLABLE_ERROR = ("UserError: The root of a strict JSON schema must be a non-nullable object, but its type "
+                              "is {kind}. Make the root a plain object, or update the function or output tool to not "
+                              "use a strict schema.")
+# an empty schema ({}) is not walked: it becomes the closed empty object (strict_schema.py:11 _EMPTY_SCHEMA, :125)
+STRICT_EMPTY = Source("strict_schema.py", 125, "if schema == {}: return copy.deepcopy(_EMPTY_SCHEMA) "
+                                               '({"additionalProperties": False, "type": "object", "properties": {}, '
+                                               '"required": []})')
+STRICT_EMPTY_SCHEMA = {"additionalProperties": False, "type": "object", "properties": {}, "required": []}
 
 # ---- the Runner between requests ----------------------------------------------------------------------------------
 

@@ -84,9 +84,17 @@ def _random_token(tail: str) -> bool:
     return sum(a != b for a, b in pairs) >= RANDOM_SWITCHES * len(pairs)
 
 
+# A one-run tail of capitalized words and short digit runs is a name (sk-LinearRegression2024, a model's), not a key:
+# a random run of letters and digits is that about twice in 100,000 at 20 characters, never seen from 24 on, and is
+# then still a key when it reads as random (_random_token).
+_CAMEL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,}|[0-9]{1,8})+")
+
+
 def _openai_style(key: str) -> bool:
-    """Whether a match of the OpenAI-style row is a key (``_OPENAI_KINDS``, ``_random_token``)."""
-    return _OPENAI_KINDS.fullmatch(key) is not None or _random_token(key[3:])
+    """Whether a match of the OpenAI-style row is a key (``_OPENAI_KINDS`` but a ``_CAMEL_WORDS`` name,
+    ``_random_token``)."""
+    return (_OPENAI_KINDS.fullmatch(key) is not None and _CAMEL_WORDS.fullmatch(key, 3) is None) or _random_token(
+        key[3:])
 
 
 def key_shapes(text: str) -> list[tuple[str, str, str]]:

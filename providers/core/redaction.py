@@ -214,6 +214,10 @@ class Redactor:
             return tuple(self._secrets_data(v) for v in value)
         if isinstance(value, dict):
             return {self._secrets_text(k) if isinstance(k, str) else k: self._secrets_data(v) for k, v in value.items()}
+        if isinstance(value, (int, float)) and not isinstance(value, bool):  # a key's digits in a number: the
+            written = _dump(value)  # number's text redacted, as a string (redacted in the JSON text, the document
+            shown = self._secrets_text(written)  # read no more: "n": $NAME)
+            return value if shown == written else shown
         return value
 
     def document(self, value: Any) -> str:
