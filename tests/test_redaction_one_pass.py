@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from toolchoice.providers.core.json_text import dumps_indented
 from toolchoice.providers.core.redaction import Redactor, pattern_keys
@@ -36,6 +36,9 @@ def _both(redactor: Redactor, value: Any) -> tuple[str, str]:
 
 @settings(max_examples=300, deadline=None, database=None)
 @given(DOCUMENTS)
+# found by CI's run (2026-11-27): two object keys that redact alike (the key whole, a piece after an escape's letter)
+# were one key in the one pass's re-dumped object, two in the text pass's document
+@example({ENV_KEY: None, "\n" + ENV_KEY[10:21]: None})
 def test_one_pass_writes_what_the_data_and_text_passes_wrote(value: Any) -> None:
     secrets = {ENV_KEY: "$OPENAI_API_KEY", MCP_TOKEN: "[redacted]"}
     one, two = _both(Redactor(secrets, found=pattern_keys(value)), value)

@@ -308,6 +308,8 @@ class _TextAgain:
                 if out is None and (new_key is not key or new is not item):
                     out = dict(list(shown.items())[:at])
                 if out is not None:
+                    if new_key in out:  # two names redacted alike: the document keeps both,
+                        raise ValueError("object keys redacted alike")  # as the text pass does (document's fallback)
                     out[new_key] = new
             return shown if out is None else out
         if isinstance(shown, (list, tuple)):
