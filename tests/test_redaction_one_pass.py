@@ -39,6 +39,8 @@ def _both(redactor: Redactor, value: Any) -> tuple[str, str]:
 # found by CI's run (2026-11-27): two object keys that redact alike (the key whole, a piece after an escape's letter)
 # were one key in the one pass's re-dumped object, two in the text pass's document
 @example({ENV_KEY: None, "\n" + ENV_KEY[10:21]: None})
+# and a name holding a key: redacted, it reads as a credential's name ($OPENAI_API_KEY), whose value the text pass takes
+@example({"content": None, "": {ENV_KEY: PLAIN}})
 def test_one_pass_writes_what_the_data_and_text_passes_wrote(value: Any) -> None:
     secrets = {ENV_KEY: "$OPENAI_API_KEY", MCP_TOKEN: "[redacted]"}
     one, two = _both(Redactor(secrets, found=pattern_keys(value)), value)

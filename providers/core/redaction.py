@@ -300,17 +300,21 @@ class _TextAgain:
             return shown if redone == escaped else json.loads(f'"{redone}"')
         if isinstance(shown, dict):
             pairs = list(given.items()) if isinstance(given, dict) and len(given) == len(shown) else None
+            if isinstance(given, dict) and (pairs is None or any(k != was for k, (was, _) in zip(shown, pairs))):
+                # a member's name held a key: the text pass reads the member under its redacted name (a credential's
+                # name now: its value is taken too) and keeps two names redacted alike apart; document falls back
+                raise ValueError("a member's name was redacted")
             out: dict[Any, Any] | None = None
             for at, (key, item) in enumerate(shown.items()):
                 was_key, was = pairs[at] if pairs is not None else (None, None)
                 new_key = self.walk(key, was_key) if isinstance(key, str) else key
+                if new_key is not key:
+                    raise ValueError("a member's name is redacted as text")
                 new = self.walk(item, was)
-                if out is None and (new_key is not key or new is not item):
+                if out is None and new is not item:
                     out = dict(list(shown.items())[:at])
                 if out is not None:
-                    if new_key in out:  # two names redacted alike: the document keeps both,
-                        raise ValueError("object keys redacted alike")  # as the text pass does (document's fallback)
-                    out[new_key] = new
+                    out[key] = new
             return shown if out is None else out
         if isinstance(shown, (list, tuple)):
             olds = list(given) if isinstance(given, (list, tuple)) and len(given) == len(shown) else [None] * len(shown)
