@@ -303,9 +303,9 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         ledger.append(LedgerEntry("error", "dialect.refused", f"LiteLLM raises before sending, nothing is sent: "
                                                               f"{error} ({source})"
                                   + ("; --drop-params shows what drop_params=True sends instead" if dropped else "")
-                                  + (f"; the call passes parallel_tool_calls={parallel} because the scenario sets "
-                                     f"parallel_tool_calls: {str(parallel).lower()}: leave it out of the scenario "
-                                     "if your call does not pass it" if unpassed else "")))
+                                  + (f"; the scenario's parallel_tool_calls is passed as litellm.completion(..., "
+                                     f"parallel_tool_calls={parallel}): where your call does not pass it, leave it "
+                                     "out of the scenario and the request is sent" if unpassed else "")))
         refused = Translation(api.provider, api.requested_tool_choice, None, None, ledger, ())
         return LiteLLMView(refused, api, routed, call, drop)
     compared = [route.tools_path, *outcome.fields]

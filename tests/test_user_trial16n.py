@@ -14,7 +14,7 @@ from test_user_trial12 import environment
 
 PAGES = {"langchain": "langchain.md", "litellm": "litellm.md", "vercel": "vercel-ai-sdk.md",
          "openai-agents": "openai-agents.md", "pydantic-ai": "pydantic-ai.md"}
-HINT = "leave it out of the scenario if your call does not pass it"
+HINT = "where your call does not pass it, leave it out of the scenario and the request is sent"
 
 
 def _refusals(scenario: Path, dialect: str, providers: str, choice: str) -> dict[str, str]:
@@ -33,7 +33,9 @@ def test_a_refusal_for_the_scenario_s_parallel_tool_calls_says_to_leave_it_out(t
     weather = ROOT / "configs" / "weather.yaml"
     refused = _refusals(weather, dialect, "ollama,cohere,gemini", "required")
     assert set(refused) == {"ollama", "cohere"}
-    assert all("the scenario sets parallel_tool_calls: true: " + HINT in m for m in refused.values())
+    passed = "ModelSettings(" if dialect == "openai-agents" else "litellm.completion(..., "
+    assert all(f"the scenario's parallel_tool_calls is passed as {passed}parallel_tool_calls=True): {HINT}" in m
+               for m in refused.values()), refused
     without = tmp_path / "weather.yaml"
     without.write_text("\n".join(line for line in weather.read_text().splitlines()
                                  if not line.startswith("parallel_tool_calls:")))
