@@ -87,10 +87,10 @@ def _dialects() -> Any:
 
 Dialect = _dialects()  # api and each dialect of providers/core/dialects.py
 DIALECT = typer.Option(Dialect.api, "--dialect", help="api: what each API accepts. langchain: what LangChain's "
-                       "bind_tools would send instead (or refuse); litellm: what litellm.completion would send "
-                       "(or raise); vercel: what the AI SDK's generateText would send; openai-agents: what the "
-                       "OpenAI Agents SDK's Runner would send first (or raise); pydantic-ai: what a pydantic-ai "
-                       "Agent's first request would send (or raise); each difference in the ledger.")
+                       "bind_tools would send (or raise); litellm: what litellm.completion would send (or raise); "
+                       "openai-agents: what the OpenAI Agents SDK's Runner would send first (or raise); vercel: "
+                       "what the AI SDK's generateText would send; pydantic-ai: what a pydantic-ai Agent would "
+                       "send first (or raise); each difference in the ledger (each framework's page in docs/).")
 DROP_PARAMS = typer.Option(False, "--drop-params", help="With --dialect litellm: litellm.completion(..., "
                            "drop_params=True).")
 ACTIVE_TOOLS = typer.Option(None, "--active-tools", metavar="NAME",

@@ -297,9 +297,15 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         dropped = not drop and _outcome(route, word, value, scenario.parallel_tool_calls, True, model, name,
                                         bool(scenario.tools), body.get(_EXTRA)).refused is None and (
             route.provider != "azure" or _azure_version_refusal(base, word, True)[0] is None)
+        parallel = scenario.parallel_tool_calls
+        unpassed = parallel is not None and _outcome(route, word, value, None, drop, model, name, bool(scenario.tools),
+                                                     body.get(_EXTRA)).refused is None
         ledger.append(LedgerEntry("error", "dialect.refused", f"LiteLLM raises before sending, nothing is sent: "
                                                               f"{error} ({source})"
-                                  + ("; --drop-params shows what drop_params=True sends instead" if dropped else "")))
+                                  + ("; --drop-params shows what drop_params=True sends instead" if dropped else "")
+                                  + (f"; the scenario's parallel_tool_calls is passed as litellm.completion(..., "
+                                     f"parallel_tool_calls={parallel}): where your call does not pass it, leave it "
+                                     "out of the scenario and the request is sent" if unpassed else "")))
         refused = Translation(api.provider, api.requested_tool_choice, None, None, ledger, ())
         return LiteLLMView(refused, api, routed, call, drop)
     compared = [route.tools_path, *outcome.fields]

@@ -439,7 +439,8 @@ def _through_litellm(api: Translation, base: Translation, scenario: Scenario, re
     hint = "; --drop-params shows what drop_params=True sends instead"
     ledger += [e._replace(message=e.message.replace(hint, "; LitellmModel passes drop_params=True given as "
                                                           "ModelSettings(extra_args={'drop_params': True}), and "
-                                                          "--dialect litellm --drop-params shows that request"))
+                                                          "--dialect litellm --drop-params shows that request")
+                          .replace("litellm.completion(..., parallel_tool_calls=", "ModelSettings(parallel_tool_calls="))
                if e.code == "dialect.refused" else e for e in view.translation.ledger[len(given.ledger):]]
     translation = view.translation._replace(ledger=ledger, requested_tool_choice=api.requested_tool_choice)
     if refusal is not None:

@@ -72,7 +72,7 @@ DIALECTS: dict[str, Dialect] = {
     "vercel": Dialect("vercel", "vercel_dialect", "the AI SDK", "ai-sdk model", "(no package)",
                       "as the AI SDK's generateText sends it", ("active_tools",)),
     "pydantic-ai": Dialect("pydantic-ai", "pydantic_ai_dialect", "pydantic-ai", "pydantic-ai model", "(no model class)",
-                           "as a pydantic-ai Agent's first request sends it"),
+                           "as a pydantic-ai Agent sends it first"),
 }
 NAMES: tuple[str, ...] = (API, *DIALECTS)
 
