@@ -10,6 +10,9 @@ provider's wire").
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import pytest
 
 from toolchoice.providers.core import loop_lint
 from toolchoice.providers.core.registry import translate
@@ -40,3 +43,58 @@ def test_cannot_end_judges_the_choice_extra_sends_not_the_steps_it_replaces() ->
     assert loop_lint.cannot_end(freed, provider="openai") is None
     # without a provider (the scenario as written) the steps' own choices still count
     assert loop_lint.cannot_end(freed) is not None
+
+
+# ---- narrow: allowed, a step whose choice is none or a named tool ------------------------------------------------
+
+
+def _run_on_mock(provider: str, scenario: str, script: str, tmp_path: Path) -> dict:
+    import os
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from cli import run_cli
+
+    from toolchoice.providers.core.mock.script import load_script
+    from toolchoice.providers.core.mock.server import running_mock
+
+    (tmp_path / "s.yaml").write_text(scenario)
+    (tmp_path / "script.yaml").write_text(script)
+    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_TOKEN"))} | {"OPENAI_API_KEY": KEY}
+    with running_mock(provider, script=load_script(str(tmp_path / "script.yaml"))) as mock:
+        result = run_cli(["run", str(tmp_path / "s.yaml"), "-p", provider, "--base-url", mock.base_url,
+                          "--retries", "0", "-f", "json"], env=env)
+    assert result.returncode in (0, 4), result.stdout + result.stderr
+    assert KEY not in result.stdout + result.stderr
+    return json.loads(result.stdout)
+
+
+KEY = "sk-adversarial16c-canary-0123456789"
+
+
+@pytest.mark.parametrize("narrow", ["allowed", "remove"])
+def test_a_narrowed_step_offering_none_or_one_named_tool_does_not_offer_the_others(tmp_path: Path,
+                                                                                   narrow: str) -> None:
+    """docs/loop.md: under narrow: allowed "a step naming one tool sends the named form with every tool" (and none
+    stays none, with every tool), and a call outside the step's subset gets "the error result and loop.phantom_call
+    ..., as where the tools are removed, so the history is the same on every provider". The stop tool called where
+    the step did not offer it "gets an error result and the loop goes on" (docs/run.md)."""
+    tools = "".join(f"  - {{name: {n}, description: t, parameters: {{type: object}}}}\n"
+                    for n in ("get_weather", "search", "final_answer"))
+    scenario = (f"tools:\n{tools}tool_choice: auto\nmessages:\n  - {{role: user, content: weather in SF}}\n"
+                f"loop:\n  max_steps: 4\n  narrow: {narrow}\n  stop: {{tool: final_answer}}\n"
+                "  results: {get_weather: sunny, search: found}\n  steps:\n"
+                "    - {tool_choice: get_weather, tools: [get_weather]}\n    - {tool_choice: none, tools: [get_weather]}\n"
+                "    - {tool_choice: auto}\n")
+    script = "replies:\n  - {call: search}\n  - {call: final_answer}\n  - {text: done}\n"
+    doc = _run_on_mock("openai", scenario, script, tmp_path)
+    [run] = doc["runs"][0]["loops"]
+    bodies = [s["request"]["body"] for s in run["steps"]]
+    if narrow == "allowed":  # every tool is sent at every step: the step's own subset is what it offers
+        assert [len(b["tools"]) for b in bodies] == [3, 3, 3]
+        assert bodies[1]["tool_choice"] == "none"
+    phantom = [[e["message"] for e in s["ledger"] if e["code"] == "loop.phantom_call"] for s in run["steps"]]
+    assert ["'search'" in " ".join(p) for p in phantom[:2]] == [True, False]
+    assert ["'final_answer'" in " ".join(p) for p in phantom[:2]] == [False, True]
+    assert run["ended"] == {"reason": "no_tool_call", "step": 3, "error": None}
+    assert run["tool_results"] == {"total": 2, "errors": 2}
