@@ -98,3 +98,35 @@ def test_a_narrowed_step_offering_none_or_one_named_tool_does_not_offer_the_othe
     assert ["'final_answer'" in " ".join(p) for p in phantom[:2]] == [False, True]
     assert run["ended"] == {"reason": "no_tool_call", "step": 3, "error": None}
     assert run["tool_results"] == {"total": 2, "errors": 2}
+
+
+# ---- loop.stop.repeated_calls: "the same call (same tool, same arguments, compared as canonical JSON)" --------------
+
+
+def _calls(*calls: tuple[str, object]) -> object:
+    from toolchoice.providers.core.model import Reply, ToolCall
+
+    return Reply(tuple(ToolCall(f"c{i}", name, args if isinstance(args, dict) else None,
+                                input=args if isinstance(args, str) else None) for i, (name, args) in enumerate(calls)))
+
+
+def test_repeated_calls_compare_json_values_not_python_equality() -> None:
+    """true and 1 are different JSON values (RFC 8259 literal vs number), as are two custom tools' free-text inputs
+    (a call with `input` and no arguments: OpenAI custom tools); 1 and 1.0 are one number, in any key order."""
+    from toolchoice.providers.core.loop_policy import Repeats
+
+    def second(first: object, then: object) -> object:
+        repeats = Repeats()
+        assert repeats.see(1, first, 2) is None  # type: ignore[arg-type]
+        return repeats.see(2, then, 2)  # type: ignore[arg-type]
+
+    assert second(_calls(("set", {"x": True})), _calls(("set", {"x": 1}))) is None
+    assert second(_calls(("set", {"x": [False]})), _calls(("set", {"x": [0]}))) is None
+    assert second(_calls(("sh", "ls")), _calls(("sh", "rm -rf build"))) is None
+    same = second(_calls(("sh", "ls")), _calls(("sh", "ls")))
+    assert same is not None and 'sh("ls")' in same.message
+    same = second(_calls(("set", {"x": 1, "y": {"b": 2.0, "a": True}})), _calls(("set", {"y": {"a": True, "b": 2}, "x": 1.0})))
+    assert same is not None and same.code == "loop.repeated_call"
+    # parallel calls are a set, as before
+    assert second(_calls(("a", {"x": True}), ("b", {})), _calls(("b", {}), ("a", {"x": True}))) is not None
+    assert second(_calls(("a", {"x": True}), ("b", {})), _calls(("b", {}), ("a", {"x": 1}))) is None
