@@ -221,6 +221,9 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
         offered = offered_tools(translation, s)  # what the verdict counts as offered
         if s.tool_choice is not None and s.tool_choice.mode == "allowed":  # narrow: allowed sends every tool; the
             offered = tuple(n for n in offered if n in s.tool_choice.allowed)  # step offers its subset, as on removal
+        elif s.tool_steps:  # narrow: allowed with a named tool or none, sent with every tool: the step's own tools
+            named = s.tool_choice.name if s.tool_choice is not None else None  # (and a --tool-choice naming another)
+            offered = tuple(n for n in offered if n in s.tool_steps[-1][1] or n == named)
         phantom = [c.name for c in reply.tool_calls if c.name not in offered]
         for name in dict.fromkeys(phantom):
             record.notes.append(LedgerEntry("warning", "loop.phantom_call",

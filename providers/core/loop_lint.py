@@ -60,6 +60,19 @@ def _wire_forces(s: Scenario, provider: str, capabilities: Any = None) -> bool:
         return True
 
 
+def _as_sent(s: Scenario, provider: str, capabilities: Any = None) -> Scenario:
+    """Step ``s`` with the tool_choice its request sends where ``providers.<id>.extra`` writes another (the one the
+    verdict judges: core/sent_choice.py), so a loop is judged on the wire, not on the choice extra replaced."""
+    from .model import RenderOptions
+    from .registry import translate
+
+    try:
+        sent = translate(provider, s, RenderOptions(), capabilities).sent_choice
+    except Exception:  # noqa: BLE001 - the step's own translation reports what fails here; the lint keeps the step's
+        return s
+    return s if sent is None else s._replace(tool_choice=sent.choice)
+
+
 def _can_end(s: Scenario, stop_tool: str | None, provider: str | None = None, capabilities: Any = None) -> bool:
     choice = s.tool_choice
     if choice is None or not choice.forces_call:
@@ -106,17 +119,22 @@ def forcing_tail(scenario: Scenario, override: Any = None, provider: str | None 
     max_steps), and each such step's choice as the finding words it; ``provider`` None: every forcing choice
     taken as sent."""
     spec = scenario.loop or NO_LOOP
-    if spec.after_call == "auto" or spec.max_steps <= 1:  # one step: ending at max_steps is the plan
+    extra = provider is not None and bool(scenario.settings_for(provider).extra)
+    if (spec.after_call == "auto" and not extra) or spec.max_steps <= 1:  # one step: ending at max_steps is the plan
         return None, []
     last = distinct_steps(spec)
     tail = None
     choices: list[str] = []
     for number in range(last, 0, -1):
-        s = step_scenario(scenario, number, (), override)
+        s = step_scenario(scenario, number, (), override, called=number > 1)
+        written = s.tool_choice
+        if extra:
+            s = _as_sent(s, provider or "", capabilities)
         if _can_end(s, spec.stop_tool, provider, capabilities):
             break
         tail = number
-        choices.insert(0, f"step {number}{' and later' if number == last else ''}: {_shown(s.tool_choice)}")
+        by = f" (sent by providers.{provider}.extra)" if s.tool_choice != written else ""
+        choices.insert(0, f"step {number}{' and later' if number == last else ''}: {_shown(s.tool_choice)}{by}")
     return tail, choices
 
 

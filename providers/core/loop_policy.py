@@ -149,22 +149,33 @@ def reset_note(number: int, before: ToolChoice, after: ToolChoice | None) -> Led
 # ---- repeated identical calls ---------------------------------------------------------------
 
 
-def call_key(reply: Reply) -> tuple[tuple[str, Any], ...]:
-    """The step's calls as (name, arguments): equal keys are the same call (dicts compare regardless of key
-    order, so a single call is not serialized). Parallel calls are a set (docs/loop.md): put in a canonical
-    order, so the same calls in another order are the same step (a model alternating their order never ended
-    by repeated_calls: an adversarial run)."""
-    key = tuple((c.name, c.arguments if c.arguments is not None else c.raw_arguments) for c in reply.tool_calls)
-    if len(key) < 2:
-        return key
-    return tuple(sorted(key, key=lambda call: (call[0], json.dumps(call[1], sort_keys=True, default=str))))
+def _canonical(value: Any) -> Any:
+    """``value`` as JSON compares it: true is not 1 (Python's True == 1 is), 2.0 is 2 (RFC 8785's numbers)."""
+    if isinstance(value, dict):
+        return {str(k): _canonical(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
+        return int(value)
+    return value
+
+
+def call_key(reply: Reply) -> tuple[tuple[str, str], ...]:
+    """The step's calls as (name, the arguments as canonical JSON text): equal keys are the same call (keys sorted,
+    true apart from 1; a call without decoded arguments by its text as received, a custom tool's by its input).
+    Parallel calls are a set (docs/loop.md): put in a canonical order, so the same calls in another order are the
+    same step (a model alternating their order never ended by repeated_calls: an adversarial run)."""
+    key = tuple((c.name, json.dumps(_canonical(c.arguments), sort_keys=True, ensure_ascii=False, default=str)
+                 if c.arguments is not None else json.dumps(c.input if c.input is not None else c.raw_arguments,
+                                                             ensure_ascii=False)) for c in reply.tool_calls)
+    return key if len(key) < 2 else tuple(sorted(key))
 
 
 class Repeats:
     """How many consecutive steps made the same call(s); a note from the second in a row on."""
 
     def __init__(self) -> None:
-        self.last: tuple[tuple[str, Any], ...] = ()
+        self.last: tuple[tuple[str, str], ...] = ()
         self.count = 0
 
     def see(self, number: int, reply: Reply, limit: int | None) -> LedgerEntry | None:
@@ -173,7 +184,7 @@ class Repeats:
         self.last = key
         if self.count < 2:
             return None
-        shown = ", ".join(f"{name}({json.dumps(args, sort_keys=True, ensure_ascii=False)})" for name, args in key)
+        shown = ", ".join(f"{name}({args})" for name, args in key)
         if len(shown) > 200:
             shown = shown[:199] + "…"
         ends = (f"; loop.stop.repeated_calls {limit} ends the loop" if limit is not None and self.count >= limit
