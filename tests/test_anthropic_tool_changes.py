@@ -228,3 +228,28 @@ def test_the_mock_answers_the_sdks_beta_requests_and_keeps_the_prefix_finding_tr
     assert one["offered_tools"] == ["get_weather"] and two["reasoning_from"] == [1]
     said = [f["code"] for f in two["findings"] if f["code"].endswith("_changed_with_thinking")]
     assert said == ([code] if code else [])
+
+
+def test_the_mock_does_not_refuse_a_named_choice_of_a_withdrawn_tool_without_a_source() -> None:
+    """A named tool_choice of a tool the body declares and a tool_removal block withdrew got the mock's 400 "not a
+    declared tool (declared: get_weather)": the tool is declared, and no source says whether the API refuses that
+    (the SDK's tool runner: removal "is only a hint to the model"). It is passed unjudged and said; a name the body
+    never declares is still refused."""
+    import httpx
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}}
+    body = {"model": "claude-sonnet-5-5", "max_tokens": 400, "tool_choice": {"type": "tool", "name": "search"},
+            "tools": [{"name": n, "description": n, "input_schema": schema} for n in ("search", "get_weather")],
+            "messages": [{"role": "user", "content": "hi"},
+                         {"role": "system", "content": [_change("tool_removal", "search")]}]}
+    headers = {"x-api-key": "sk-test-tool-changes-0123456789", "anthropic-version": "2023-06-01",
+               "anthropic-beta": BETA}
+    with running_mock("anthropic") as mock:
+        answered = httpx.post(mock.base_url + "/v1/messages", json=body, headers=headers)
+        undeclared = httpx.post(mock.base_url + "/v1/messages", headers=headers,
+                                json={**body, "tool_choice": {"type": "tool", "name": "nowhere"}})
+    assert answered.status_code == 200, answered.text
+    assert [b["name"] for b in answered.json()["content"] if b["type"] == "tool_use"] != ["search"]
+    assert undeclared.status_code == 400 and "'nowhere'" in undeclared.json()["error"]["message"]

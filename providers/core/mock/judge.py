@@ -163,19 +163,29 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
                                     "answered as when tool_choice is left out"))
         value = None
     if value is not None:
+        problem: ToolchoiceError | None = None
         try:
             choice = parse_tool_choice(value, names)
         except ToolchoiceError as exc:
-            if "not a declared tool" in exc.message or "not a tool name" in exc.message:
+            problem = exc
+        withdrawn = tuple(n for n in read.declared or () if n not in names)  # declared, then removed in the talk
+        if problem is not None and withdrawn and "not a declared tool" in problem.message \
+                and set(_strings(value)) & set(withdrawn):  # no source says whether the API refuses it
+            findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(value)} names a tool the "
+                                        "body declares and a tool_removal block withdrew; no source says whether the "
+                                        "API refuses that: passed unjudged, answered as auto"))
+            problem = None
+        if problem is not None:
+            if "not a declared tool" in problem.message or "not a tool name" in problem.message:
                 if read.tools and refusal is None:  # with no tools, the planner says (tool_choice.without_tools)
                     refusal, envelope = _in_api_words(provider, LedgerEntry("error", "tool_choice.undeclared",
-                                                                            exc.message), read, body, findings)
+                                                                            problem.message), read, body, findings)
                 try:  # the line still says how the choice reads: with the names it mentions taken as declared
                     choice = parse_tool_choice(value, names + tuple(_strings(value)))
                 except ToolchoiceError:
                     choice = None
             else:
-                why = "" if "not a form" in exc.message else f" ({exc.message})"
+                why = "" if "not a form" in problem.message else f" ({problem.message})"
                 findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(value)} is not a form "
                                             f"toolchoice reads{why}: passed unjudged, answered as auto"))
     neutral = choice.to_json() if choice is not None else None
