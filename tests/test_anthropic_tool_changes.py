@@ -253,3 +253,4 @@ def test_the_mock_does_not_refuse_a_named_choice_of_a_withdrawn_tool_without_a_s
     assert answered.status_code == 200, answered.text
     assert [b["name"] for b in answered.json()["content"] if b["type"] == "tool_use"] != ["search"]
     assert undeclared.status_code == 400 and "'nowhere'" in undeclared.json()["error"]["message"]
+    assert "(declared: search, get_weather)" in undeclared.json()["error"]["message"]  # the body's, not those in effect

@@ -175,6 +175,11 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
                                         "body declares and a tool_removal block withdrew; no source says whether the "
                                         "API refuses that: passed unjudged, answered as auto"))
             problem = None
+        if problem is not None and read.declared is not None and "not a declared tool" in problem.message:
+            try:  # the 400 names every tool the body declares, not only those still in effect
+                parse_tool_choice(value, read.declared)
+            except ToolchoiceError as exc:
+                problem = exc
         if problem is not None:
             if "not a declared tool" in problem.message or "not a tool name" in problem.message:
                 if read.tools and refusal is None:  # with no tools, the planner says (tool_choice.without_tools)
