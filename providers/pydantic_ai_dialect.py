@@ -255,14 +255,13 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     if parallel is not None and model.parallel.kind == ANTHROPIC and isinstance(choice, dict) \
             and choice.get("type") != "none" and names:
         choice = {**choice, "disable_parallel_tool_use": not parallel}
-    if not names and model.provider != "cohere":  # no tools: no choice (`if not tools: return tools, None`; not
-        # CohereModel's _get_tool_choice, which sends 'NONE' without tools too)
+    if not names and not model.choice_without_tools:  # no tools: no choice (`if not tools: return tools, None`)
         choice = ABSENT
     tools = _only(model, _declared(model, base, scenario, rebuild), names) if names else ABSENT
     set_path(body, model.tools_path, tools)
     if model.choice_path is not None:
         set_path(body, model.choice_path, choice)
-    sent_with = names or model.provider == "mistral"  # MistralModel copies it without tools too (mistral.py:371)
+    sent_with = names or model.parallel_without_tools
     copied = parallel if model.parallel.kind == COPIED and parallel is not None and sent_with else ABSENT
     set_path(body, "parallel_tool_calls", copied)
     for path in ("toolConfig",):

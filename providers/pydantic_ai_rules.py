@@ -330,6 +330,8 @@ class Model(NamedTuple):
     wire: Callable[[Resolved, tuple[str, ...]], Sent]
     parallel: Parallel
     claude: bool = False  # Anthropic's forcing rules apply (AnthropicModel; BedrockConverseModel on a Claude id)
+    choice_without_tools: bool = False  # the choice is sent with no tools too (CohereModel's _get_tool_choice: 'NONE')
+    parallel_without_tools: bool = False  # a copied parallel_tool_calls goes with no tools too (no `if tools` there)
 
 
 _OPENAI_PARALLEL = Parallel(COPIED, Source("models/openai/_chat_model.py", 518, "parallel_tool_calls=model_settings."
@@ -353,13 +355,15 @@ MODELS: dict[str, Model] = {
                     Parallel(IGNORED, Source("models/google.py", 673, _IGNORED_WORDS))),
     "mistral": Model("mistral", "MistralModel", "pydantic_ai.models.mistral", "MistralModel(MODEL)", "tool_choice",
                      "tools", _mistral, Parallel(COPIED, Source("models/mistral.py", 371, "parallel_tool_calls="
-                                                                "model_settings.get('parallel_tool_calls')"))),
+                                                                "model_settings.get('parallel_tool_calls')")),
+                     parallel_without_tools=True),
     "groq": Model("groq", "GroqModel", "pydantic_ai.models.groq", "GroqModel(MODEL)", "tool_choice", "tools", _groq,
                   Parallel(COPIED, Source("models/groq.py", 483, "parallel_tool_calls=model_settings.get("
                                                                  "'parallel_tool_calls', NOT_GIVEN) if tools else "
                                                                  "NOT_GIVEN"))),
     "cohere": Model("cohere", "CohereModel", "pydantic_ai.models.cohere", "CohereModel(MODEL)", "tool_choice", "tools",
-                    _cohere, Parallel(IGNORED, Source("models/cohere.py", 198, _IGNORED_WORDS))),
+                    _cohere, Parallel(IGNORED, Source("models/cohere.py", 198, _IGNORED_WORDS)),
+                    choice_without_tools=True),
     "bedrock": Model("bedrock", "BedrockConverseModel", "pydantic_ai.models.bedrock", "BedrockConverseModel(MODEL)",
                      "toolConfig.toolChoice", "toolConfig.tools", _bedrock,
                      Parallel(IGNORED, Source("models/bedrock.py", 869, _IGNORED_WORDS))),
