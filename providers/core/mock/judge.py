@@ -168,18 +168,16 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
             choice = parse_tool_choice(value, names)
         except ToolchoiceError as exc:
             problem = exc
-        withdrawn = tuple(n for n in read.declared or () if n not in names)  # declared, then removed in the talk
-        if problem is not None and withdrawn and "not a declared tool" in problem.message \
-                and set(_strings(value)) & set(withdrawn):  # no source says whether the API refuses it
-            findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(value)} names a tool the "
-                                        "body declares and a tool_removal block withdrew; no source says whether the "
-                                        "API refuses that: passed unjudged, answered as auto"))
-            problem = None
         if problem is not None and read.declared is not None and "not a declared tool" in problem.message:
-            try:  # the 400 names every tool the body declares, not only those still in effect
+            try:  # against every tool the body declares (the 400 then lists them all, not only those in effect)
                 parse_tool_choice(value, read.declared)
             except ToolchoiceError as exc:
                 problem = exc
+            else:  # declared, then withdrawn by a tool_removal block: no source says whether the API refuses it
+                findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(value)} names a tool "
+                                            "the body declares and a tool_removal block withdrew; no source says "
+                                            "whether the API refuses that: passed unjudged, answered as auto"))
+                problem = None
         if problem is not None:
             if "not a declared tool" in problem.message or "not a tool name" in problem.message:
                 if read.tools and refusal is None:  # with no tools, the planner says (tool_choice.without_tools)
