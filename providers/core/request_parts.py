@@ -145,46 +145,34 @@ def merge_extra(ctx: Context, body: dict[str, Any], whole: tuple[str, ...] = ())
     translated temperature) is merged into it, member by member at every depth; any other value replaces the
     translated one whole. ``whole`` is the tool choice's path, whose last field is sent as written (a
     ``tool_choice`` object written as it should go replaces the translated one whole); a field that holds the
-    choice among other members (Gemini's and Bedrock's ``toolConfig``) is merged member by member: Gemini's
-    ``retrievalConfig`` goes in beside the translated functionCallingConfig."""
-    for key, value in ctx.settings.extra.items():
-        if key in body and body[key] != value:
-            if len(whole) > 1 and key == whole[0] and isinstance(body[key], dict) and isinstance(value, dict) and value:
-                body[key] = _into_holder(ctx, body[key], value, whole[1], f"extra.{key}")
-                continue
-            if key not in whole and adds_only(body[key], value):
-                for path, added in _additions(body[key], value, f"extra.{key}"):
-                    ctx.ledger.info("extra.merged", f"{path} = {compact(added)[:120]} added to the body")
-                body[key] = merged(body[key], value)
-                continue
-            ctx.ledger.warning("extra.overrides", f"extra.{key} replaces the translated value "
-                               f"{compact(body[key])[:120]} with {compact(value)[:120]}")
-        else:
-            ctx.ledger.info("extra.merged", f"extra.{key} = {compact(value)[:120]} added to the body")
-        body[key] = value
-    return body
+    choice among other members (Gemini's and Bedrock's ``toolConfig``) takes extra's members as the body does:
+    Gemini's ``retrievalConfig`` goes in beside the translated functionCallingConfig."""
+    return _merged_into(ctx, body, ctx.settings.extra, "extra", whole, top=True)
 
 
-def _into_holder(ctx: Context, translated: dict[str, Any], extra: dict[str, Any], choice: str,
-                 where: str) -> dict[str, Any]:
-    """``extra``'s members put into the field that holds the tool choice: the choice member as written, every other
-    one as extra's top level is (merged where it only adds, else replacing that member)."""
-    out = dict(translated)
+def _merged_into(ctx: Context, into: dict[str, Any], extra: dict[str, Any], where: str, whole: tuple[str, ...],
+                 top: bool = False) -> dict[str, Any]:
+    """``extra``'s members put into ``into`` (the body, or a field on the tool choice's path that holds it); a
+    member equal to the translated one is said only at the top, where extra's every member is."""
     for key, value in extra.items():
         path = f"{where}.{key}"
-        if key in out and out[key] == value:
+        if key in into and into[key] != value:
+            if len(whole) > 1 and key == whole[0] and isinstance(into[key], dict) and isinstance(value, dict) and value:
+                into[key] = _merged_into(ctx, dict(into[key]), value, path, whole[1:])
+                continue
+            if key not in whole[:1] and adds_only(into[key], value):
+                for added_path, added in _additions(into[key], value, path):
+                    ctx.ledger.info("extra.merged", f"{added_path} = {compact(added)[:120]} added to the body")
+                into[key] = merged(into[key], value)
+                continue
+            ctx.ledger.warning("extra.overrides", f"{path} replaces the translated value "
+                               f"{compact(into[key])[:120]} with {compact(value)[:120]}")
+        elif key in into and not top:
             continue
-        if key not in out:
-            ctx.ledger.info("extra.merged", f"{path} = {compact(value)[:120]} added to the body")
-        elif key != choice and adds_only(out[key], value):
-            for added_path, added in _additions(out[key], value, path):
-                ctx.ledger.info("extra.merged", f"{added_path} = {compact(added)[:120]} added to the body")
-            value = merged(out[key], value)
         else:
-            ctx.ledger.warning("extra.overrides", f"{path} replaces the translated value {compact(out[key])[:120]} "
-                               f"with {compact(value)[:120]}")
-        out[key] = value
-    return out
+            ctx.ledger.info("extra.merged", f"{path} = {compact(value)[:120]} added to the body")
+        into[key] = value
+    return into
 
 
 def adds_only(translated: Any, extra: Any) -> bool:
