@@ -312,6 +312,11 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         from .anthropic_tool_changes import insert, note
 
         note(ctx, changes, insert(body["messages"], ctx.scenario.messages, changes.groups))
+    elif scenario.tool_steps:
+        from .anthropic_tool_changes import narrows, note_unread, unread_betas
+
+        if (unread := unread_betas(ctx.settings)) is not None and narrows(scenario):
+            note_unread(ctx, unread)
     _tools_and_choice(ctx, body)
     body.update(thinking_fields(ctx, plan, facts, max_tokens, "tools" in body, MESSAGES_THINKING))
     if settings.temperature is not None:

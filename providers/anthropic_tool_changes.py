@@ -38,6 +38,23 @@ def user_betas(settings: Any) -> tuple[str, str] | None:
     return None
 
 
+def unread_betas(settings: Any) -> str | None:
+    """The anthropic-beta header's value where it holds a ``$NAME`` read from the environment only when sent: the
+    translation cannot see whether it names the beta, so a narrowed step is sent by removal. None otherwise."""
+    from .core.request_parts import ENV_PLACEHOLDER
+
+    written = user_betas(settings)
+    if written is None or BETA in written[1] or not ENV_PLACEHOLDER.search(written[1]):
+        return None
+    return written[1]
+
+
+def narrows(scenario: Scenario) -> bool:
+    """Some step so far offers fewer tools than the scenario declares (what the beta would say as blocks)."""
+    names = set(scenario.tool_names)
+    return any(set(offered) != names for _, offered in scenario.tool_steps)
+
+
 def opted_in(settings: Any) -> bool:
     """The scenario's headers name the beta in anthropic-beta (a comma-separated list, as the API takes it)."""
     written = user_betas(settings)
@@ -123,6 +140,15 @@ def insert(wire: list[dict[str, Any]], messages: tuple[Message, ...], groups: li
     for at, blocks in reversed(groups):
         wire.insert(turn_after[at], {"role": "system", "content": blocks})
     return len(groups)
+
+
+def note_unread(ctx: Any, value: str) -> None:
+    """A narrowed step sent by removal although the beta header may name the tool changes beta when it is read."""
+    ctx.ledger.warning("loop.tool_changes_unread", f"anthropic-beta is {value!r}, read from the environment only "
+                       f"when the request is sent, so this step cannot know whether it names {BETA}: it is sent "
+                       "with only its tools (tool_choice.emulated), as without the beta. To send every tool and "
+                       f"the changes as tool_removal / tool_addition blocks, write {BETA} in "
+                       f"providers.{ctx.provider}.headers.anthropic-beta itself (it is no secret)")
 
 
 def note(ctx: Any, step: Plan, sent: int) -> None:

@@ -111,6 +111,26 @@ def test_without_the_opt_in_the_bytes_are_the_ones_removal_sends() -> None:
         ["weather"], ["weather", "search"]]
 
 
+def test_a_beta_header_read_from_the_environment_is_said_where_a_step_is_sent_by_removal() -> None:
+    """The header's $NAME is read only when sent: the request is the removal one, and the ledger says why."""
+    from_env = "providers:\n  anthropic:\n    headers: {anthropic-beta: $MY_BETAS}\n"
+    allowed = RenderOptions(allow_env=("MY_BETAS",))  # else the header's $NAME is an env.not_allowed error
+    doc = _doc(THREE[:1], head=from_env)
+    t = translate("anthropic", loop_policy.step_scenario(doc, 1, list(doc.messages)), allowed)
+    assert [x["name"] for x in t.request.body["tools"]] == ["weather"]
+    assert t.request.headers["anthropic-beta"] == "$MY_BETAS"
+    [entry] = [e for e in t.ledger if e.code == "loop.tool_changes_unread"]
+    assert entry.severity == "warning" and "$MY_BETAS" in entry.message and BETA in entry.message
+    assert "tool_choice.emulated" in [e.code for e in t.ledger]
+    for head in (OPT_IN, "", "providers:\n  anthropic:\n    headers: {anthropic-beta: context-1m-2025-08-07}\n"):
+        [t] = _bodies(_doc(THREE[:1], head=head), 1)
+        assert "loop.tool_changes_unread" not in [e.code for e in t.ledger]
+    every = "{tool_choice: auto, tools: [weather, search, final_answer]}"
+    doc = _doc([every], head=from_env)
+    t = translate("anthropic", loop_policy.step_scenario(doc, 1, list(doc.messages)), allowed)  # no step narrows: nothing the beta would change
+    assert "loop.tool_changes_unread" not in [e.code for e in t.ledger]
+
+
 def test_a_beta_among_others_opts_in_and_a_history_ending_with_the_assistant_does_not_get_blocks() -> None:
     listed = f"providers:\n  anthropic:\n    headers: {{Anthropic-Beta: 'context-1m-2025-08-07, {BETA}'}}\n"
     [t] = _bodies(_doc(THREE[:1], head=listed), 1)
