@@ -279,6 +279,45 @@ def test_results_from_silences_no_results(tmp_path: Path) -> None:
     assert run["tool_results"] == {"total": 1, "errors": 0}
 
 
+def test_no_results_names_the_command_in_both_words_and_each_word_is_real() -> None:
+    """The ledger (read by whoever runs the loop) says how to answer every call from the command line and from
+    Python: the option is run's, and its argument LoopOptions' own field (docs/python.md maps one to the other)."""
+    import dataclasses
+
+    from toolchoice.cli.app import _command
+    from toolchoice.providers.core.loop_lint import no_results
+
+    tools = "".join(f"  - {{name: t{n}, parameters: {{type: object}}}}\n" for n in range(4))
+    loaded = load_scenario_text(f"tools:\n{tools}tool_choice: auto\nmessages: [{{role: user, content: hi}}]\n", "s.yaml")
+    [entry] = no_results(loaded, None)
+    assert "(and no results command)" in entry.message
+    assert entry.message.endswith("answer every call with a command (--results-from COMMAND; from Python, "
+                                  "LoopOptions(results_from=...))")
+    [option] = [p for p in _command(None).commands["run"].params if "--results-from" in p.opts]
+    assert option.name == "results_from" and option.name in {f.name for f in dataclasses.fields(loop.LoopOptions)}
+    assert no_results(loaded, "cat") == []
+
+
+def test_a_result_the_command_could_not_give_names_no_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model reads each tool result: past the command's time or output bound, the error it gets says what
+    happened in words that hold for a Python caller as for the command line (no --results-from)."""
+    import asyncio
+
+    from toolchoice.providers.core.loop_results import ToolResults
+    from toolchoice.providers.core.model import HistoryCall, LoopSpec, ToolCall
+
+    call, history_call = ToolCall(id="c1", name="f", arguments={}), HistoryCall("c1", "f", {})
+    monkeypatch.setenv("TOOLCHOICE_LIMIT_RESULT_BYTES", "8")
+    chatty = ToolResults(LoopSpec(), "printf 0123456789abcdef")
+    said = asyncio.run(chatty.answer(call, history_call, ("f",), {}))
+    assert said.is_error and said.content.startswith("error: the command giving tool results printed more than "
+                                                     "8 bytes (limit result_bytes) for 'f'; raise it with "
+                                                     "TOOLCHOICE_LIMIT_RESULT_BYTES=N")
+    slow = ToolResults(LoopSpec(), "exec sleep 30", timeout=0.1)
+    said = asyncio.run(slow.answer(call, history_call, ("f",), {}))
+    assert said.is_error and said.content == "error: the command giving tool results took longer than 0.1 s for 'f'"
+
+
 # ---- loop.cannot_end where the loop is shown ----------------------------------------------------------
 
 

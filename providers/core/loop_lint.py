@@ -159,8 +159,12 @@ def cannot_end(scenario: Scenario, override: Any = None, provider: str | None = 
                        "is also every later step's); or loop.after_call: auto")
 
 
+# the command that answers every call, in both words: run's option and the Python argument (docs/python.md)
+RESULTS_COMMAND = "--results-from COMMAND; from Python, LoopOptions(results_from=...)"
+
+
 def no_results(scenario: Scenario, results_from: str | None, override: Any = None) -> list[LedgerEntry]:
-    """Each offered tool without a ``loop.results`` entry (and no --results-from): its calls get error results."""
+    """Each offered tool without a ``loop.results`` entry (and no results command): its calls get error results."""
     if results_from is not None:
         return []
     spec = scenario.loop or NO_LOOP
@@ -177,11 +181,11 @@ def no_results(scenario: Scenario, results_from: str | None, override: Any = Non
         shown = ", ".join(f"'{name}'" for name in missing[:10]) + (f" and {len(missing) - 10} more"
                                                                   if len(missing) > 10 else "")
         return [LedgerEntry("warning", "loop.no_results",
-                            f"{len(missing)} offered tools have no loop.results entry (and no --results-from): "
+                            f"{len(missing)} offered tools have no loop.results entry (and no results command): "
                             f"{shown}; every call to them gets an error result; add loop.results.NAME for the ones "
-                            "the model will call, or answer every call with --results-from COMMAND")]
+                            f"the model will call, or answer every call with a command ({RESULTS_COMMAND})")]
     return [LedgerEntry("warning", "loop.no_results",
-                        f"'{name}' is offered but has no loop.results entry (and no --results-from): every call to "
+                        f"'{name}' is offered but has no loop.results entry (and no results command): every call to "
                         f"it gets an error result; add loop.results.{name}")
             for name in missing]
 
