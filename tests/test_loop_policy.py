@@ -169,6 +169,33 @@ def test_narrow_allowed_where_there_is_no_restriction_form_removes_and_says_so(t
     assert emulated and "only the allowed tools are offered" in emulated[0]
 
 
+def test_narrowed_says_the_choice_extra_sends_over_the_steps_restriction(tmp_path: Path) -> None:
+    """providers.openai.extra writes tool_choice: the stand-in receives extra's "required" with every tool, not the
+    step's allowed_tools, and the step's loop.narrowed says that, not that the subset restricts the choice; where the
+    provider has no restriction form (Anthropic), the step's tools alone went out, and the note says so."""
+    path = scenario(tmp_path, "openai", narrow_steps("openai"), "  narrow: allowed\nproviders:\n  openai:\n"
+                                                                "    extra: {tool_choice: required}\n")
+    doc, requests = run_on("openai", path)
+    assert [r["tool_choice"] for r in requests] == ["required", "required"]
+    assert [tool_names("openai", r) for r in requests] == [["get_weather", "search", "final_answer"]] * 2
+    narrowed = [e["message"] for s in doc["runs"][0]["loops"][0]["steps"] for e in s["ledger"]
+                if e["code"] == "loop.narrowed"]
+    assert len(narrowed) == 2 and all("restricts the choice" not in m for m in narrowed), narrowed
+    assert narrowed[0].startswith("step 1 offers get_weather (loop.narrow: allowed): every tool is sent and "
+                                  "providers.openai.extra sends the tool_choice required in place of the subset's "
+                                  'restriction, {"allowed":["get_weather"],"mode":"required"} (tool_choice.from_extra)')
+    path = scenario(tmp_path, "anthropic", narrow_steps("anthropic"), "  narrow: allowed\nproviders:\n  anthropic:\n"
+                                                                      "    extra: {tool_choice: {type: auto}}\n")
+    doc, requests = run_on("anthropic", path)
+    assert requests[0]["tool_choice"] == {"type": "auto"} and tool_names("anthropic", requests[0]) == ["weather"]
+    [first] = [e["message"] for e in doc["runs"][0]["loops"][0]["steps"][0]["ledger"] if e["code"] == "loop.narrowed"]
+    assert first.endswith("only weather is sent, and providers.anthropic.extra sends the tool_choice auto in place "
+                          'of the subset\'s restriction, {"allowed":["weather"],"mode":"required"} '
+                          "(tool_choice.from_extra)")
+    dry = toolchoice("run", str(path), "-p", "anthropic", "--dry-run", "--format", "json")
+    assert first in [e["message"] for e in json.loads(dry.stdout)["translations"][0]["ledger"]]
+
+
 # ---- loop.after_call ---------------------------------------------------------------------------
 
 

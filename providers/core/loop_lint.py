@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .loop_policy import NO_LOOP, step_scenario
+from .loop_policy import NO_LOOP, narrowed_as_sent, step_scenario
 from .model import LedgerEntry, LoopSpec, Scenario, ToolChoice, Translation
 
 _DISABLED_FOR_CHOICE = "thinking.disabled_for_choice"
@@ -340,6 +340,8 @@ def dry_run(scenario: Scenario, providers: list[str], options: Any) -> list[Tran
     for provider in providers:
         render = options.render_for(provider)
         translation = translate(provider, first, render, options.capabilities)
+        said = list(notes)
+        narrowed_as_sent(said, first, translation)  # extra may write over step 1's narrowed choice
         found = static(scenario, provider, render, options.capabilities, options.override, options.results_from)
-        out.append(translation._replace(ledger=[*translation.ledger, *notes, *found]))
+        out.append(translation._replace(ledger=[*translation.ledger, *said, *found]))
     return out
