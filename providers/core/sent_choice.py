@@ -117,7 +117,10 @@ def _changed(before: Any, after: Any) -> bool:
         return True
     import json
 
-    return json.dumps(after, sort_keys=True, default=str) != json.dumps(before, sort_keys=True, default=str)
+    try:
+        return json.dumps(after, sort_keys=True, default=str) != json.dumps(before, sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):  # keys JSON cannot sort, a loop: read it, as changed
+        return True
 
 
 def _flag(value: bool | None) -> str:
