@@ -350,9 +350,9 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
         except Exception as exc:  # noqa: BLE001 - one loop's failure never loses another's steps
             run.ended, run.error = "error", f"{type(exc).__name__}: {exc}"
             run.ended_step = len(run.steps) + 1
-        except asyncio.CancelledError:  # Ctrl-C: the step under way is the one interrupted, whether or not a byte of
-            if run.ended is None:       # its answer had come (mid-stream, run_loop ended it with what had arrived)
-                run.ended_step = len(run.steps) + 1  # (the caller then ends the loop as interrupted: jobs.run)
+        except asyncio.CancelledError:  # Ctrl-C: the loop ends at the step under way (jobs.run: interrupted), whether
+            if run.ended is None:  # or not a byte of its answer had come (mid-stream, run_loop ended it already)
+                run.ended_step = len(run.steps) + 1
             raise
         if on_loop is not None:
             on_loop(run)
