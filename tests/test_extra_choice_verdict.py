@@ -5,7 +5,7 @@ Against the repo's mock (`running_mock`, in-process, real sockets on 127.0.0.1):
 it received (its record's ``tool_choice``) is the outside truth for what was sent; its default answer obeys that
 choice, and a scripted call to f disobeys it. send, compare --send, run (each step) and probe judge alike; where the
 written form cannot be read (a shape or word the API refuses) the scenario's choice is judged, and the ledger says
-so."""
+so. The parallel setting alike: where extra changes the field that holds it, the verdict judges the one sent."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cli import run_cli  # noqa: E402
+from sdk_types import check, missing  # noqa: E402
 from servers import fixture  # noqa: E402
 
 from toolchoice.providers.core.mock.script import Script, ScriptCall, Step  # noqa: E402
@@ -179,3 +180,151 @@ def test_extra_that_only_adds_beside_the_choice_changes_nothing() -> None:
         "s.yaml"), RenderOptions())
     assert translation.sent_choice is None
     assert not [e for e in translation.ledger if e.code.startswith(("tool_choice.from", "tool_choice.extra"))]
+
+
+# ---- the parallel setting extra sends: judged as sent, read by the family's reader ---------------------------------
+# The two-call replies come from outside the code: OpenAI's recorded body (openai-python's own test,
+# openai-chat-parallel), and Anthropic's and Gemini's built with their SDKs' response types. The sent bodies are held
+# to the SDKs' request types, whose docstrings say what a left-out field means.
+
+PARALLEL_TOOLS = """\
+tools:
+  - {name: GetWeatherArgs, parameters: {type: object, properties: {city: {type: string}, country: {type: string},
+                                                                   units: {type: string}}}}
+  - {name: get_stock_price, parameters: {type: object, properties: {ticker: {type: string}, exchange: {type: string}}}}
+messages: [{role: user, content: weather in Edinburgh and the AAPL price}]
+"""
+TWO_CALLS_OPENAI = fixture("openai", "openai-chat-parallel")  # GetWeatherArgs and get_stock_price in one reply
+
+
+def parallel_judged(provider: str, reply: Any, parallel: str, extra: Any | None,
+                    choice: str = "tool_choice: required\n") -> tuple[Any, dict[str, Any]]:
+    text = PARALLEL_TOOLS + choice + parallel
+    if extra is not None:
+        text += f"providers:\n  {provider}:\n    extra: {json.dumps(extra)}\n"
+    loaded = load_scenario_text(text, "s.yaml")
+    translation = translate(provider, loaded, RenderOptions())
+    return translation, verdict(loaded, parse_reply(provider, reply), translation)
+
+
+def two_calls_anthropic() -> dict[str, Any]:
+    from anthropic.types import Message, ToolUseBlock, Usage
+
+    return Message(id="msg_1", type="message", role="assistant", model="claude-sonnet-5", stop_reason="tool_use",
+                   content=[ToolUseBlock(type="tool_use", id="toolu_1", name="GetWeatherArgs", input={"city": "Paris"}),
+                            ToolUseBlock(type="tool_use", id="toolu_2", name="get_stock_price",
+                                         input={"ticker": "AAPL"})],
+                   usage=Usage(input_tokens=1, output_tokens=1)).model_dump(mode="json", exclude_none=True)
+
+
+def two_calls_gemini() -> dict[str, Any]:
+    from google.genai import types
+
+    parts = [types.Part(function_call=types.FunctionCall(name="GetWeatherArgs", args={"city": "Paris"})),
+             types.Part(function_call=types.FunctionCall(name="get_stock_price", args={"ticker": "AAPL"}))]
+    return types.GenerateContentResponse(candidates=[types.Candidate(
+        content=types.Content(role="model", parts=parts), finish_reason="STOP")]).model_dump(
+        mode="json", by_alias=True, exclude_none=True)
+
+
+@pytest.mark.skipif(missing("openai"), reason="openai (in [test]) is not installed")
+def test_openai_parallel_tool_calls_extra_sends_is_what_the_verdict_judges() -> None:
+    from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
+
+    _, alone = parallel_judged("openai", TWO_CALLS_OPENAI, "parallel_tool_calls: false\n", None)
+    assert alone["category"] == "too_many_calls"  # the scenario's false, sent as is: two calls break it
+    translation, found = parallel_judged("openai", TWO_CALLS_OPENAI, "parallel_tool_calls: false\n",
+                                         {"parallel_tool_calls": True})
+    body = translation.request.body
+    assert check(body, CompletionCreateParamsNonStreaming) == [] and body["parallel_tool_calls"] is True
+    assert found["category"] == "obeyed", found["reasons"]
+    assert any("providers.openai.extra sends (parallel_tool_calls true)" in r for r in found["reasons"])
+    [entry] = [e for e in translation.ledger if e.code == "parallel.from_extra"]
+    assert "parallel_tool_calls true in place of the scenario's parallel_tool_calls false" in entry.message
+    # and the other way: the scenario sets none, extra sends false
+    translation, found = parallel_judged("openai", TWO_CALLS_OPENAI, "", {"parallel_tool_calls": False})
+    assert translation.request.body["parallel_tool_calls"] is False
+    assert found["category"] == "too_many_calls"
+    # the same setting as the scenario's for a judge: nothing to say
+    translation, _ = parallel_judged("openai", TWO_CALLS_OPENAI, "parallel_tool_calls: false\n",
+                                     {"parallel_tool_calls": False})
+    assert translation.sent_parallel is None
+    assert not [e for e in translation.ledger if e.code.startswith(("parallel.from", "parallel.extra"))]
+
+
+@pytest.mark.skipif(missing("anthropic"), reason="anthropic (in [test]) is not installed")
+def test_anthropic_tool_choice_extra_writes_without_the_flag_allows_several_calls() -> None:
+    """The scenario's false goes on the wire as tool_choice.disable_parallel_tool_use; extra's tool_choice replaces
+    that object whole, without the flag, and the SDK's type says a left-out flag is false: several calls allowed."""
+    import inspect
+
+    from anthropic.types import tool_choice_any_param
+    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
+
+    assert "Defaults to `false`" in inspect.getsource(tool_choice_any_param)
+    reply = two_calls_anthropic()
+    alone, judged_alone = parallel_judged("anthropic", reply, "parallel_tool_calls: false\n", None)
+    assert alone.request.body["tool_choice"] == {"type": "any", "disable_parallel_tool_use": True}
+    assert judged_alone["category"] == "too_many_calls"
+    translation, found = parallel_judged("anthropic", reply, "parallel_tool_calls: false\n",
+                                         {"tool_choice": {"type": "any"}})
+    body = translation.request.body
+    assert check(body, MessageCreateParamsNonStreaming) == [] and body["tool_choice"] == {"type": "any"}
+    assert found["category"] == "obeyed", found["reasons"]
+    assert translation.sent_choice is None  # any, as the scenario's required: only the parallel setting changed
+    [entry] = [e for e in translation.ledger if e.code == "parallel.from_extra"]
+    assert entry.message.startswith("providers.anthropic.extra sends no tool_choice.disable_parallel_tool_use in "
+                                    "place of the scenario's parallel_tool_calls false")
+    # a flag that is not a boolean does not read back: the scenario's false is judged
+    translation, found = parallel_judged("anthropic", reply, "parallel_tool_calls: false\n",
+                                         {"tool_choice": {"type": "any", "disable_parallel_tool_use": "yes"}})
+    assert [e.code for e in translation.ledger if e.code.startswith("parallel.extra")] == ["parallel.extra_unread"]
+    assert found["category"] == "too_many_calls"
+
+
+@pytest.mark.skipif(missing("google.genai"), reason="google-genai (in [test]) is not installed")
+def test_a_family_without_a_parallel_field_keeps_the_scenarios_setting() -> None:
+    translation, found = parallel_judged("gemini", two_calls_gemini(), "parallel_tool_calls: false\n",
+                                         {"toolConfig": {"functionCallingConfig": {"mode": "AUTO"}}})
+    assert translation.sent_parallel is None
+    assert not [e for e in translation.ledger if e.code.startswith(("parallel.from", "parallel.extra"))]
+    assert found["category"] == "too_many_calls"  # the scenario's false, judged as the intent
+
+
+def test_a_host_without_a_documented_switch_keeps_the_scenarios_setting() -> None:
+    translation, found = parallel_judged("deepseek", TWO_CALLS_OPENAI, "parallel_tool_calls: false\n",
+                                         {"parallel_tool_calls": True})
+    assert translation.request.body["parallel_tool_calls"] is True  # sent as extra writes it
+    [entry] = [e for e in translation.ledger if e.code == "parallel.extra_unread"]
+    assert "DeepSeek has no parallel switch a source documents" in entry.message
+    assert found["category"] == "too_many_calls"
+
+
+def test_send_against_the_mock_judges_the_parallel_setting_it_received(tmp_path: Path) -> None:
+    """The mock reads parallel_tool_calls from the body it received (its record), and answers with two calls."""
+    path = scenario(tmp_path, "openai", {"parallel_tool_calls": True}, choice="tool_choice: required\n",
+                    tail="parallel_tool_calls: false\n")
+    script = Script(replies=(Step(calls=(ScriptCall("f"), ScriptCall("g"))),))
+    with running_mock("openai", script=script) as mock:
+        sent = run_cli(["send", str(path), "-p", "openai", "--base-url", mock.base_url, "--retries", "0", "-f", "json"])
+        [line] = mock.records
+    assert line["parallel_tool_calls"] is True
+    document = json.loads(sent.stdout)
+    assert sent.returncode == 0, sent.stderr
+    assert [c["name"] for c in document["verdict"]["calls"]] == ["f", "g"]
+    assert document["verdict"]["category"] == "obeyed"
+    assert "parallel.from_extra" in codes(document["ledger"])
+
+
+def test_probe_does_not_ask_its_parallel_question_where_extra_sends_another_setting(tmp_path: Path) -> None:
+    path = scenario(tmp_path, "openai", {"parallel_tool_calls": True})
+    with running_mock("openai") as mock:
+        probed = run_cli(["probe", "-p", "openai", str(path), "--base-url", mock.base_url, "--retries", "0",
+                          "--repeat", "1", "-f", "json"])
+        received = [line["parallel_tool_calls"] for line in mock.records]
+    assert probed.returncode == 0, probed.stderr
+    outcomes = {q["feature"]: q for q in json.loads(probed.stdout)["questions"]}
+    assert outcomes["parallel"]["result"] == "not asked"
+    assert "providers.openai.extra sends its own parallel setting" in outcomes["parallel"]["evidence"]
+    assert outcomes["required"]["result"] == "honored"  # judged on its choice, as asked
+    assert received and set(received) == {True}  # every request went out with extra's true; no false was asked

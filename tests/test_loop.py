@@ -572,10 +572,45 @@ def test_ctrl_c_keeps_the_finished_steps_and_exits_130(tmp_path: Path) -> None:
         out, err = process.communicate(timeout=60)
     assert process.returncode == 130, out + err
     [run] = json.loads(out)["runs"][0]["loops"]
-    assert run["ended"]["reason"] == "interrupted"
+    assert run["ended"] == {"reason": "interrupted", "step": 2, "error": None}  # step 2's request was under way
     assert [s["verdict"]["category"] for s in run["steps"]] == ["obeyed"]
     assert "interrupted" in err
-    assert json.loads((saved / "openai" / "loop-001" / "loop.json").read_text())["ended"]["reason"] == "interrupted"
+    assert json.loads((saved / "openai" / "loop-001" / "loop.json").read_text())["ended"] == run["ended"]
+
+
+@pytest.mark.parametrize("answered", [0, 1])
+def test_ctrl_c_before_any_byte_of_a_step_ends_the_loop_at_that_step(answered: int) -> None:
+    """Cancelled while step k's request waits for its first byte (k = 1, or 2 after one answer): the loop ended at
+    step k, as a step Ctrl-C cuts short mid-stream does; the record keeps the k - 1 steps that finished."""
+    import asyncio
+
+    async def cut() -> list[loop.LoopRun]:
+        arrived: list[httpx.Request] = []
+        waiting = asyncio.Event()
+
+        async def answer(request: httpx.Request) -> httpx.Response:
+            arrived.append(request)
+            if len(arrived) <= answered:
+                return httpx.Response(200, json=openai_body([("call_plan", "plan_tool_call", {"steps": ["a"]})]))
+            waiting.set()
+            await asyncio.Event().wait()  # no byte of this answer ever comes
+            raise AssertionError("unreachable")
+
+        runs = loop.new_runs(["openai"], 1)
+        settings = runner.SendSettings(retries=0, transport=httpx.MockTransport(answer))
+        task = asyncio.ensure_future(loop.run_loops_async(load_scenario_text(PLANNER, "loop.yaml"), runs, settings,
+                                                          loop.LoopOptions(RenderOptions()), {}))
+        await waiting.wait()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert len(arrived) == answered + 1
+        return runs
+
+    [run] = asyncio.run(cut())
+    record = run.to_json()
+    assert record["ended"] == {"reason": "interrupted", "step": answered + 1, "error": None}
+    assert record["steps_taken"] == answered
 
 
 def test_save_into_a_folder_of_an_earlier_run_drops_its_loops(tmp_path: Path) -> None:

@@ -169,6 +169,33 @@ def test_narrow_allowed_where_there_is_no_restriction_form_removes_and_says_so(t
     assert emulated and "only the allowed tools are offered" in emulated[0]
 
 
+def test_narrowed_says_the_choice_extra_sends_over_the_steps_restriction(tmp_path: Path) -> None:
+    """providers.openai.extra writes tool_choice: the stand-in receives extra's "required" with every tool, not the
+    step's allowed_tools, and the step's loop.narrowed says that, not that the subset restricts the choice; where the
+    provider has no restriction form (Anthropic), the step's tools alone went out, and the note says so."""
+    path = scenario(tmp_path, "openai", narrow_steps("openai"), "  narrow: allowed\nproviders:\n  openai:\n"
+                                                                "    extra: {tool_choice: required}\n")
+    doc, requests = run_on("openai", path)
+    assert [r["tool_choice"] for r in requests] == ["required", "required"]
+    assert [tool_names("openai", r) for r in requests] == [["get_weather", "search", "final_answer"]] * 2
+    narrowed = [e["message"] for s in doc["runs"][0]["loops"][0]["steps"] for e in s["ledger"]
+                if e["code"] == "loop.narrowed"]
+    assert len(narrowed) == 2 and all("restricts the choice" not in m for m in narrowed), narrowed
+    assert narrowed[0].startswith("step 1 offers get_weather (loop.narrow: allowed): every tool is sent and "
+                                  "providers.openai.extra sends the tool_choice required in place of the subset's "
+                                  'restriction, {"allowed":["get_weather"],"mode":"required"} (tool_choice.from_extra)')
+    path = scenario(tmp_path, "anthropic", narrow_steps("anthropic"), "  narrow: allowed\nproviders:\n  anthropic:\n"
+                                                                      "    extra: {tool_choice: {type: auto}}\n")
+    doc, requests = run_on("anthropic", path)
+    assert requests[0]["tool_choice"] == {"type": "auto"} and tool_names("anthropic", requests[0]) == ["weather"]
+    [first] = [e["message"] for e in doc["runs"][0]["loops"][0]["steps"][0]["ledger"] if e["code"] == "loop.narrowed"]
+    assert first.endswith("only weather is sent, and providers.anthropic.extra sends the tool_choice auto in place "
+                          'of the subset\'s restriction, {"allowed":["weather"],"mode":"required"} '
+                          "(tool_choice.from_extra)")
+    dry = toolchoice("run", str(path), "-p", "anthropic", "--dry-run", "--format", "json")
+    assert first in [e["message"] for e in json.loads(dry.stdout)["translations"][0]["ledger"]]
+
+
 # ---- loop.after_call ---------------------------------------------------------------------------
 
 
@@ -277,6 +304,45 @@ def test_results_from_silences_no_results(tmp_path: Path) -> None:
     [run] = doc["runs"][0]["loops"]
     assert "loop.no_results" not in codes(run["steps"][0])
     assert run["tool_results"] == {"total": 1, "errors": 0}
+
+
+def test_no_results_names_the_command_in_both_words_and_each_word_is_real() -> None:
+    """The ledger (read by whoever runs the loop) says how to answer every call from the command line and from
+    Python: the option is run's, and its argument LoopOptions' own field (docs/python.md maps one to the other)."""
+    import dataclasses
+
+    from toolchoice.cli.app import _command
+    from toolchoice.providers.core.loop_lint import no_results
+
+    tools = "".join(f"  - {{name: t{n}, parameters: {{type: object}}}}\n" for n in range(4))
+    loaded = load_scenario_text(f"tools:\n{tools}tool_choice: auto\nmessages: [{{role: user, content: hi}}]\n", "s.yaml")
+    [entry] = no_results(loaded, None)
+    assert "(and no results command)" in entry.message
+    assert entry.message.endswith("answer every call with a command (--results-from COMMAND; from Python, "
+                                  "LoopOptions(results_from=...))")
+    [option] = [p for p in _command(None).commands["run"].params if "--results-from" in p.opts]
+    assert option.name == "results_from" and option.name in {f.name for f in dataclasses.fields(loop.LoopOptions)}
+    assert no_results(loaded, "cat") == []
+
+
+def test_a_result_the_command_could_not_give_names_no_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model reads each tool result: past the command's time or output bound, the error it gets says what
+    happened in words that hold for a Python caller as for the command line (no --results-from)."""
+    import asyncio
+
+    from toolchoice.providers.core.loop_results import ToolResults
+    from toolchoice.providers.core.model import HistoryCall, LoopSpec, ToolCall
+
+    call, history_call = ToolCall(id="c1", name="f", arguments={}), HistoryCall("c1", "f", {})
+    monkeypatch.setenv("TOOLCHOICE_LIMIT_RESULT_BYTES", "8")
+    chatty = ToolResults(LoopSpec(), "printf 0123456789abcdef")
+    said = asyncio.run(chatty.answer(call, history_call, ("f",), {}))
+    assert said.is_error and said.content.startswith("error: the command giving tool results printed more than "
+                                                     "8 bytes (limit result_bytes) for 'f'; raise it with "
+                                                     "TOOLCHOICE_LIMIT_RESULT_BYTES=N")
+    slow = ToolResults(LoopSpec(), "exec sleep 30", timeout=0.1)
+    said = asyncio.run(slow.answer(call, history_call, ("f",), {}))
+    assert said.is_error and said.content == "error: the command giving tool results took longer than 0.1 s for 'f'"
 
 
 # ---- loop.cannot_end where the loop is shown ----------------------------------------------------------

@@ -171,7 +171,9 @@ def test_ctrl_c_with_repeat_keeps_the_finished_loops_and_exits_130(tmp_path: Pat
     first, second, third = entry["loops"]
     assert first["ended"]["reason"] == "max_steps" and len(first["steps"]) == 2
     assert second["ended"]["reason"] == "interrupted" and len(second["steps"]) == 1
+    assert second["ended"]["step"] == 2  # its second request was under way, no byte of the answer come
     assert third["ended"]["reason"] == "interrupted" and third["steps"] == []
+    assert third["ended"]["step"] is None  # one loop at a time: the third had not begun
     assert entry["summary"]["ended"]["max_steps"]["count"] == 1
     assert entry["summary"]["ended"]["interrupted"]["count"] == 2
 

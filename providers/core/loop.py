@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Mapping
 
 from .capabilities import Capability
-from .loop_policy import NO_LOOP, step_scenario  # noqa: F401 - the loop's interface
+from .loop_policy import NO_LOOP, narrowed_as_sent, step_scenario  # noqa: F401 - the loop's interface
 from .loop_records import LoopRun, StepRecord
 from .loop_replay import Replay, Transcript, load_replay, reply_from_json  # noqa: F401 - the loop's interface
 from .loop_results import ToolResults
@@ -193,6 +193,8 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
             notes[:] = [e for e in notes if e.code != "loop.no_results"]  # the recorded run had --results-from
         s = step_scenario(scenario, number, run.history, options.override, called, notes)
         translation = translate(run.provider, s, options.render_for(run.provider), options.capabilities)
+        if notes:
+            narrowed_as_sent(notes, s, translation)  # where extra writes the tool_choice over the step's narrowed one
         record = StepRecord(number, s, translation, notes=notes)
         if rules != (None, None):  # only where a model rule says thinking is at stake
             if previous is not None:
@@ -348,6 +350,10 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
         except Exception as exc:  # noqa: BLE001 - one loop's failure never loses another's steps
             run.ended, run.error = "error", f"{type(exc).__name__}: {exc}"
             run.ended_step = len(run.steps) + 1
+        except asyncio.CancelledError:  # Ctrl-C: the loop ends at the step under way (jobs.run: interrupted), whether
+            if run.ended is None:  # or not a byte of its answer had come (mid-stream, run_loop ended it already)
+                run.ended_step = len(run.steps) + 1
+            raise
         if on_loop is not None:
             on_loop(run)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .loop_policy import NO_LOOP, step_scenario
+from .loop_policy import NO_LOOP, narrowed_as_sent, step_scenario
 from .model import LedgerEntry, LoopSpec, Scenario, ToolChoice, Translation
 
 _DISABLED_FOR_CHOICE = "thinking.disabled_for_choice"
@@ -159,8 +159,12 @@ def cannot_end(scenario: Scenario, override: Any = None, provider: str | None = 
                        "is also every later step's); or loop.after_call: auto")
 
 
+# the command that answers every call, in both words: run's option and the Python argument (docs/python.md)
+RESULTS_COMMAND = "--results-from COMMAND; from Python, LoopOptions(results_from=...)"
+
+
 def no_results(scenario: Scenario, results_from: str | None, override: Any = None) -> list[LedgerEntry]:
-    """Each offered tool without a ``loop.results`` entry (and no --results-from): its calls get error results."""
+    """Each offered tool without a ``loop.results`` entry (and no results command): its calls get error results."""
     if results_from is not None:
         return []
     spec = scenario.loop or NO_LOOP
@@ -177,11 +181,11 @@ def no_results(scenario: Scenario, results_from: str | None, override: Any = Non
         shown = ", ".join(f"'{name}'" for name in missing[:10]) + (f" and {len(missing) - 10} more"
                                                                   if len(missing) > 10 else "")
         return [LedgerEntry("warning", "loop.no_results",
-                            f"{len(missing)} offered tools have no loop.results entry (and no --results-from): "
+                            f"{len(missing)} offered tools have no loop.results entry (and no results command): "
                             f"{shown}; every call to them gets an error result; add loop.results.NAME for the ones "
-                            "the model will call, or answer every call with --results-from COMMAND")]
+                            f"the model will call, or answer every call with a command ({RESULTS_COMMAND})")]
     return [LedgerEntry("warning", "loop.no_results",
-                        f"'{name}' is offered but has no loop.results entry (and no --results-from): every call to "
+                        f"'{name}' is offered but has no loop.results entry (and no results command): every call to "
                         f"it gets an error result; add loop.results.{name}")
             for name in missing]
 
@@ -336,6 +340,8 @@ def dry_run(scenario: Scenario, providers: list[str], options: Any) -> list[Tran
     for provider in providers:
         render = options.render_for(provider)
         translation = translate(provider, first, render, options.capabilities)
+        said = list(notes)
+        narrowed_as_sent(said, first, translation)  # extra may write over step 1's narrowed choice
         found = static(scenario, provider, render, options.capabilities, options.override, options.results_from)
-        out.append(translation._replace(ledger=[*translation.ledger, *notes, *found]))
+        out.append(translation._replace(ledger=[*translation.ledger, *said, *found]))
     return out

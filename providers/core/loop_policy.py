@@ -130,13 +130,47 @@ def restricted(choice: ToolChoice | None, subset: tuple[str, ...]) -> ToolChoice
     return ToolChoice("allowed", allowed=subset, allowed_mode=mode, spelling="")  # type: ignore[arg-type]
 
 
+_NARROWED = "(loop.narrow: allowed): "
+
+
 def narrow_note(number: int, subset: tuple[str, ...], choice: ToolChoice | None) -> LedgerEntry:
     sent = "unset" if choice is None else choice.quoted()
-    return LedgerEntry("info", "loop.narrowed", f"step {number} offers {', '.join(subset) or 'no tools'} (loop.narrow: "
-                       f"allowed): every tool is sent and the step's subset restricts the choice, {sent}, so the "
+    return LedgerEntry("info", "loop.narrowed", f"step {number} offers {', '.join(subset) or 'no tools'} {_NARROWED}"
+                       f"every tool is sent and the step's subset restricts the choice, {sent}, so the "
                        "tools stay the same from step to step (where the provider has no restriction form, only the "
                        "subset is sent: see tool_choice.emulated; on Anthropic with its mid-conversation tool changes "
                        "beta, loop.tool_changes)")
+
+
+def narrowed_as_sent(notes: list[LedgerEntry], scenario: Scenario, translation: Any) -> None:
+    """The step's ``loop.narrowed`` note, where ``providers.<id>.extra`` writes the tool_choice the request sends
+    (``tool_choice.from_extra``, or ``tool_choice.extra_unread``: core/sent_choice.py): what was sent instead of the
+    subset's restriction, and which tools, in place of the words the step's own choice would have made true."""
+    at = next((i for i, e in enumerate(notes) if e.code == "loop.narrowed"), None)
+    if at is None:
+        return
+    from .model import quoted
+
+    sent = translation.sent_choice
+    if sent is not None:
+        code, wire = "tool_choice.from_extra", "no tool_choice" if sent.choice is None else sent.choice.quoted()
+    elif any(e.code == "tool_choice.extra_unread" for e in translation.ledger):
+        value = translation.effective_tool_choice
+        code, wire = "tool_choice.extra_unread", "no tool_choice" if value is None else quoted(value)[:160]
+    else:
+        return
+    message = notes[at].message
+    head = message[:message.index(_NARROWED) + len(_NARROWED)]
+    offered = translation.offered_tools
+    restricted = "unset" if scenario.tool_choice is None else scenario.tool_choice.quoted()
+    extra = (f"providers.{translation.provider}.extra sends the tool_choice {wire} in place of the subset's "
+             f"restriction, {restricted} ({code})")
+    if set(scenario.tool_names) <= set(offered):
+        said = (f"every tool is sent and {extra}, so nothing on the wire holds the model to the subset; a call "
+                "outside it still gets an error result (loop.phantom_call)")
+    else:  # no restriction form: the subset's tools alone are sent (tool_choice.emulated), with extra's choice
+        said = f"only {', '.join(offered) or 'no tool'} {'is' if len(offered) == 1 else 'are'} sent, and {extra}"
+    notes[at] = notes[at]._replace(message=head + said)
 
 
 def reset_note(number: int, before: ToolChoice, after: ToolChoice | None) -> LedgerEntry:

@@ -27,7 +27,8 @@ def kill_group(process: Any) -> None:
 class ToolResults:
     """What each call "returns" in one loop: ``loop.results`` (lists are consumed per call, in
     order), or ``--results-from COMMAND``. A call to a tool the step did not offer gets an error
-    result saying so; so does a tool without a results entry."""
+    result saying so; so does a tool without a results entry. The model reads these results: they name no
+    command-line option (a Python caller gave ``LoopOptions(results_from=...)``, not ``--results-from``)."""
 
     def __init__(self, spec: LoopSpec, command: str | None = None, timeout: float = 30.0) -> None:
         self.spec = spec
@@ -142,7 +143,8 @@ class ToolResults:
         except asyncio.TimeoutError:
             kill()
             await process.wait()
-            return result(f"error: --results-from took longer than {self.timeout:g} s for '{call.name}'", True)
+            return result(f"error: the command giving tool results took longer than {self.timeout:g} s for "
+                          f"'{call.name}'", True)
         except BaseException:  # Ctrl-C cancels the loop: in a session of its own, the command never saw the signal
             kill()
             try:  # reaped while the event loop runs (after it, asyncio warns of a child it can no longer watch)
@@ -151,8 +153,8 @@ class ToolResults:
                 pass
             raise
         if cut:
-            return result(f"error: --results-from printed more than {limits.shown('result_bytes')} for '{call.name}'; "
-                          f"{limits.raise_hint('result_bytes')}", True)
+            return result(f"error: the command giving tool results printed more than {limits.shown('result_bytes')} "
+                          f"for '{call.name}'; {limits.raise_hint('result_bytes')}", True)
         text = out.decode("utf-8", "replace").rstrip("\n")
         if process.returncode != 0:
             why = (err.decode("utf-8", "replace").strip() or text or f"exit {process.returncode}").splitlines()[-1]

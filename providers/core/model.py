@@ -462,6 +462,9 @@ class Translation(NamedTuple):
     # the tool_choice the verdict judges where providers.<id>.extra wrote the one sent (core/sent_choice.SentChoice,
     # read back by the family's reader; the ledger's tool_choice.from_extra says it); None: the scenario's
     sent_choice: Any = None
+    # the parallel setting the verdict judges where extra changed the field that holds it
+    # (core/sent_choice.SentParallel, ledger parallel.from_extra); None: the scenario's
+    sent_parallel: Any = None
 
     @property
     def refused(self) -> bool:

@@ -173,7 +173,10 @@ def question_translation(question: Question, provider: str, scenario: Scenario, 
                                           provider: settings._replace(extra={**settings.extra, **extra})})
     if question.emulated_named:
         cap = cap.with_feature("named", Support(Level.EMULATED, "only that tool + required", "probe"))
-    return asked, translate(provider, asked, options, {provider: cap})
+    t = translate(provider, asked, options, {provider: cap})
+    if question.parallel is None and t.sent_parallel is not None:  # a tool_choice question is judged on its choice:
+        t = t._replace(sent_parallel=None)  # extra's own parallel setting is not what it asks (the ledger says it)
+    return asked, t
 
 
 def _history_yaml(scenario: Scenario) -> str:
@@ -535,13 +538,18 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
 
 def _replaced_by_extra(question: Question, t: Translation) -> str | None:
     """Why the question is not asked when the scenario's ``providers.<id>.extra`` writes the tool choice the request
-    sends in place of the question's (core/sent_choice.py), else None. The probe's own wire word goes that way too."""
+    sends in place of the question's (core/sent_choice.py), or, for the parallel question, its parallel setting; else
+    None. The probe's own wire word goes that way too."""
     if question.wire_word is not None:
         return None
-    if not any(e.code in ("tool_choice.from_extra", "tool_choice.extra_unread") for e in t.ledger):
-        return None
-    return (f"not sent as asked: the scenario's providers.{t.provider}.extra sends its own tool_choice "
-            f"{quoted(t.effective_tool_choice)[:80]} instead (take it out of extra to ask this)")
+    if any(e.code in ("tool_choice.from_extra", "tool_choice.extra_unread") for e in t.ledger):
+        return (f"not sent as asked: the scenario's providers.{t.provider}.extra sends its own tool_choice "
+                f"{quoted(t.effective_tool_choice)[:80]} instead (take it out of extra to ask this)")
+    if question.parallel is not None and any(e.code in ("parallel.from_extra", "parallel.extra_unread")
+                                             for e in t.ledger):
+        return (f"not sent as asked: the scenario's providers.{t.provider}.extra sends its own parallel setting "
+                "instead (take it out of extra to ask this)")
+    return None
 
 
 def _not_asked(evidence: str) -> dict[str, Any]:

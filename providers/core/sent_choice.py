@@ -5,7 +5,13 @@ the verdict judges what went on the wire rather than the scenario's choice extra
 
 Where the written form cannot be read (a shape the API refuses, a word it does not take, a body the reader refuses,
 a tool no tools list declares) the scenario's choice is kept for the verdict, and the ledger says so instead of
-guessing. Read only when extra changed the choice field: a translation without extra loads nothing of this."""
+guessing. Read only when extra changed the choice field: a translation without extra loads nothing of this.
+
+The parallel setting alike (``Translation.sent_parallel``, ledger ``parallel.from_extra`` / ``parallel.extra_unread``):
+where extra changes the field that holds it (``parallel_tool_calls``; Anthropic's ``tool_choice``, whose
+``disable_parallel_tool_use`` goes with it), the family's reader reads what the merged body sends, and the verdict
+judges that. A family whose wire has no parallel setting (Gemini, Bedrock's Converse, Cohere, Ollama) keeps the
+scenario's."""
 
 from __future__ import annotations
 
@@ -22,6 +28,14 @@ class SentChoice(NamedTuple):
     the reason line that says where it came from."""
 
     choice: ToolChoice | None
+    said: str
+
+
+class SentParallel(NamedTuple):
+    """What the verdict judges instead of the scenario's parallel_tool_calls: ``parallel`` (None: the request sets
+    none, so the API's default holds), and the reason line that says where it came from."""
+
+    parallel: bool | None
     said: str
 
 
@@ -46,7 +60,7 @@ def _text(choice: ToolChoice | None) -> str:
 
 
 def read_back(ctx: Context, method: str, url: str, body: dict[str, Any], path: tuple[str, ...],
-              before: Any) -> SentChoice | None:
+              before: Any, reads: dict[str, Any] | None = None) -> SentChoice | None:
     """The choice the merged ``body`` sends at ``path`` where extra changed it from ``before`` (the translated value,
     or ``ABSENT``), as the verdict is to judge it, with its ledger entry; None when nothing changes for the verdict
     (extra left the choice alone, or wrote the scenario's own choice in another spelling, or it cannot be read)."""
@@ -58,7 +72,7 @@ def read_back(ctx: Context, method: str, url: str, body: dict[str, Any], path: t
     written = "no tool_choice" if after is ABSENT else f"{field} {quoted(after)[:160]}"
     own = ctx.scenario.tool_choice
     scenario_s = "the scenario's tool_choice " + _text(own) if own is not None else "the scenario's (it sets none)"
-    choice, why = _read(ctx, method, url, body, after)
+    choice, why = _read(ctx, method, url, body, after, reads)
     if why is not None:
         ctx.ledger.info("tool_choice.extra_unread", f"{where} sends {written}, which toolchoice cannot read back to a "
                         f"tool_choice ({why}): the verdict judges {scenario_s}")
@@ -70,9 +84,107 @@ def read_back(ctx: Context, method: str, url: str, body: dict[str, Any], path: t
     return SentChoice(choice, f"judged against the tool_choice {where} sends ({_text(choice)}), not {scenario_s}")
 
 
-def _read(ctx: Context, method: str, url: str, body: dict[str, Any], after: Any) -> tuple[ToolChoice | None,
-                                                                                             str | None]:
-    """(the neutral choice, None) or (None, why it cannot be read), by the family's reader."""
+# ---- the parallel setting -----------------------------------------------------------------------------------------
+
+_PATHS: dict[str, tuple[tuple[str, ...], ...]] = {}
+
+
+def parallel_paths(ctx: Context) -> tuple[tuple[str, ...], ...]:
+    """Where the request's family holds its parallel setting on the wire: the ``parallel`` wire field of each row
+    of the provider's module that has one (``parallel_tool_calls``; Anthropic's
+    ``tool_choice.disable_parallel_tool_use``). () for a family whose wire has none."""
+    module = ctx.cap.module
+    found = _PATHS.get(module)
+    if found is None:
+        from .capabilities import CAPABILITIES
+
+        found = _PATHS[module] = tuple(dict.fromkeys(
+            tuple(c.parallel.wire.split(".")) for c in CAPABILITIES.values()
+            if c.module == module and c.parallel.usable and c.parallel.wire))
+    return found
+
+
+def parallel_fields(body: dict[str, Any], paths: tuple[tuple[str, ...], ...]) -> tuple[Any, ...]:
+    """The body's fields that hold the parallel setting (the first key of each path), before extra is merged."""
+    return tuple(at(body, path[:1]) for path in paths)
+
+
+def _changed(before: Any, after: Any) -> bool:
+    """Whether extra changed a field: JSON's values compared (true is not 1)."""
+    if after is before:
+        return False
+    if after is ABSENT or before is ABSENT:
+        return True
+    import json
+
+    try:
+        return json.dumps(after, sort_keys=True, default=str) != json.dumps(before, sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):  # keys JSON cannot sort, a loop: read it, as changed
+        return True
+
+
+def _flag(value: bool | None) -> str:
+    return "not set" if value is None else str(value).lower()
+
+
+def read_parallel(ctx: Context, method: str, url: str, body: dict[str, Any], paths: tuple[tuple[str, ...], ...],
+                  before: tuple[Any, ...], reads: dict[str, Any] | None = None) -> SentParallel | None:
+    """The parallel setting the merged ``body`` sends where extra changed the field that holds it (``before``:
+    ``parallel_fields`` of the translated body), as the verdict is to judge it, with its ledger entry; None when
+    nothing changes for the verdict (the same setting as the scenario's for a judge: only false limits the calls),
+    or when it cannot be read (the ledger says why)."""
+    changed = [path for path, was in zip(paths, before) if _changed(was, at(body, path[:1]))]
+    if not changed:
+        return None
+    path = changed[0]
+    after = at(body, path)
+    where = f"providers.{ctx.provider}.extra"
+    field = ".".join(path)
+    written = f"no {field}" if after is ABSENT else f"{field} {quoted(after)[:160]}"
+    own = ctx.scenario.parallel_tool_calls
+    scenario_s = (f"the scenario's parallel_tool_calls {_flag(own)}" if own is not None
+                  else "the scenario's (it sets none)")
+    parallel, why = _read_parallel(ctx, method, url, body, after, reads)
+    if why is not None:
+        ctx.ledger.info("parallel.extra_unread", f"{where} sends {written}, which toolchoice cannot read back to a "
+                        f"parallel setting ({why}): the verdict judges {scenario_s}")
+        return None
+    if (parallel is False) == (own is False):
+        return None
+    read = f"parallel_tool_calls {_flag(parallel)}" + (", the API's default" if parallel is None else "")
+    ctx.ledger.info("parallel.from_extra", f"{where} sends {written} in place of {scenario_s}: the verdict judges "
+                    f"what is sent, read as {read}")
+    return SentParallel(parallel, f"judged against the parallel setting {where} sends ({read}), not {scenario_s}")
+
+
+def _read_parallel(ctx: Context, method: str, url: str, body: dict[str, Any], after: Any,
+                   reads: dict[str, Any] | None) -> tuple[bool | None, str | None]:
+    """(the parallel setting sent, None: not set) and None, or (None, why it cannot be read), by the family's
+    reader; a row of the family without a parallel switch keeps the scenario's."""
+    if not ctx.cap.parallel.usable:
+        return None, f"{ctx.cap.title} has no parallel switch a source documents, so what it does with the field is " \
+                     "not known"
+    read, why = _family_read(ctx, method, url, body, reads)
+    if read is None:
+        return None, why
+    if read.parallel is None and after is not ABSENT and after is not None:
+        return None, f"{quoted(after)[:80]} is not true or false"
+    return read.parallel, None
+
+
+def _family_read(ctx: Context, method: str, url: str, body: dict[str, Any],
+                 reads: dict[str, Any] | None) -> tuple[Any, str | None]:
+    """(the family reader's ``MockRead`` of ``body``, None) or (None, why it cannot be read); ``reads`` keeps the
+    answer for the tool_choice's and the parallel setting's reading of the same body."""
+    if reads is not None and "read" in reads:
+        return reads["read"]
+    found = _read_body(ctx, method, url, body)
+    if reads is not None:
+        reads["read"] = found
+    return found
+
+
+def _read_body(ctx: Context, method: str, url: str, body: dict[str, Any]) -> tuple[Any, str | None]:
     from .registry import mock_family
 
     try:
@@ -94,6 +206,15 @@ def _read(ctx: Context, method: str, url: str, body: dict[str, Any], after: Any)
     shaped = [n for n in read.notes if n.severity == "error" and n.code.startswith("tool_choice.")]
     if read.shape is not None or shaped:  # another API's form: the API answers 400
         return None, f"not a shape {ctx.cap.title} takes; the API refuses it"
+    return read, None
+
+
+def _read(ctx: Context, method: str, url: str, body: dict[str, Any], after: Any,
+          reads: dict[str, Any] | None = None) -> tuple[ToolChoice | None, str | None]:
+    """(the neutral choice, None) or (None, why it cannot be read), by the family's reader."""
+    read, why = _family_read(ctx, method, url, body, reads)
+    if read is None:
+        return None, why
     if read.requested is None:
         if after is ABSENT or after is None:
             return None, None  # extra removed the choice: the request sets none

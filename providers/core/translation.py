@@ -371,13 +371,18 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
     if ctx.scenario.system_role == "developer" and ctx.scenario.system is not None and not ctx.developer_sent:
         ledger.info("system.developer_as_system", f"{ctx.cap.title} has no developer role: the developer message "
                     "is sent as the system prompt")
-    sent = None
+    sent = sent_parallel = None
     if settings.extra:
-        from .sent_choice import at, read_back
+        from .sent_choice import at, parallel_fields, parallel_paths, read_back, read_parallel
 
         before = at(body, choice_path)
+        paths = parallel_paths(ctx)
+        parallel_before = parallel_fields(body, paths)
         body = merge_extra(ctx, body, whole=choice_path)  # the tool choice: as written
-        sent = read_back(ctx, method, url, body, choice_path, before)  # what the verdict judges, where extra wrote it
+        reads: dict[str, Any] = {}  # the family reader's reading of the merged body, for both
+        # what the verdict judges, where extra wrote it: the choice, and the parallel setting
+        sent = read_back(ctx, method, url, body, choice_path, before, reads)
+        sent_parallel = read_parallel(ctx, method, url, body, paths, parallel_before, reads)
     if final_lint is not None:
         final_lint(ctx, body)
     if ctx.cap.tool_limit is not None:
@@ -409,7 +414,8 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
         offered = () if plan.omit_tools else tuple([t.name for t in plan.tools])
     effective = body.get(choice_path[0]) if len(choice_path) == 1 else dig(body, choice_path)
     # The ledger's list is handed over: the translation is done with it.
-    return Translation(ctx.provider, ctx.requested, effective, request, ledger.entries, offered, sent)
+    return Translation(ctx.provider, ctx.requested, effective, request, ledger.entries, offered, sent,
+                       sent_parallel)
 
 
 def streamed(ctx: Context, how: str) -> None:

@@ -6,7 +6,9 @@ Where the provider could not enforce the choice (the ledger says ``tool_choice.i
 ``tool_choice.emulated``) the verdict says so, and still judges the intent. Where ``providers.<id>.extra``
 replaced the choice the request sends, the verdict judges the one sent, read back by the family's reader
 (``Translation.sent_choice``, ledger ``tool_choice.from_extra``; core/sent_choice.py); the translator's notes
-about enforcing the scenario's choice then do not apply.
+about enforcing the scenario's choice then do not apply. Parallel calls alike: where extra changed the field that holds
+the parallel setting (``parallel_tool_calls``, Anthropic's ``tool_choice``), the setting the body sends
+(``Translation.sent_parallel``, ledger ``parallel.from_extra``); a family whose wire has none keeps the scenario's.
 
 Categories, first match wins (issue 3): error, phantom_tool, wrong_tool, unwanted_call, no_call,
 too_many_calls, invalid_arguments, obeyed. ``request_error`` (issue 11) comes before all of them: the
@@ -235,6 +237,9 @@ def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = 
     sent = translation.sent_choice if translation is not None else None
     if sent is not None:  # extra wrote the tool_choice sent: judged as sent
         scenario = scenario._replace(tool_choice=sent.choice)
+    parallel = translation.sent_parallel if translation is not None else None
+    if parallel is not None:  # extra changed the parallel setting sent: judged as sent
+        scenario = scenario._replace(parallel_tool_calls=parallel.parallel)
     offered = offered_tools(translation, scenario)
     unenforced = not_enforced(translation) if sent is None else []
     calls = list(reply.tool_calls)
@@ -255,6 +260,8 @@ def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = 
         reasons.append("made by the model's code, not directly: " + ", ".join(f"{c.name} ({c.caller})" for c in by_code))
     if sent is not None:
         reasons.append(sent.said)
+    if parallel is not None:
+        reasons.append(parallel.said)
     reasons.extend(_server_notes(reply))
     if reply.finish_reason == _TOO_MANY_CALLS:
         reasons.append(f"finish reason {_TOO_MANY_CALLS}: the server-side tool loop stopped after too many tool calls, "
