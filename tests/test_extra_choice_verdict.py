@@ -10,6 +10,7 @@ so. The parallel setting alike: where extra changes the field that holds it, the
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -328,3 +329,22 @@ def test_probe_does_not_ask_its_parallel_question_where_extra_sends_another_sett
     assert "providers.openai.extra sends its own parallel setting" in outcomes["parallel"]["evidence"]
     assert outcomes["required"]["result"] == "honored"  # judged on its choice, as asked
     assert received and set(received) == {True}  # every request went out with extra's true; no false was asked
+
+
+def test_compares_parallel_cell_shows_what_extra_sends(tmp_path: Path) -> None:
+    """compare's parallel column: the flag the request body carries where extra changes it (the body is the truth),
+    ``extra ?`` where the host has no documented switch to read it by, the usual cell otherwise."""
+    text = TOOLS + "tool_choice: required\nparallel_tool_calls: false\nproviders:\n" \
+        "  openai: {extra: {parallel_tool_calls: true}}\n  deepseek: {extra: {parallel_tool_calls: true}}\n"
+    path = tmp_path / "s.yaml"
+    path.write_text(text, encoding="utf-8")
+    done = run_cli(["compare", str(path), "-p", "openai,deepseek,mistral", "-f", "json"])
+    assert done.returncode in (0, 1), done.stderr
+    document = json.loads(done.stdout)
+    bodies = {p["provider"]: p["request"]["body"] for p in document["providers"]}
+    assert bodies["openai"]["parallel_tool_calls"] is True and bodies["deepseek"]["parallel_tool_calls"] is True
+    pretty = run_cli(["compare", str(path), "-p", "openai,deepseek,mistral"], env={**os.environ, "COLUMNS": "200"}).stdout
+    rows = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[1:-1]] for line in pretty.splitlines()
+            if line.startswith("│")}
+    assert "extra true" in rows["openai"] and "extra ?" in rows["deepseek"]
+    assert bodies["mistral"]["parallel_tool_calls"] is False and "sent" in rows["mistral"]

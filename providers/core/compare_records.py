@@ -49,6 +49,18 @@ def _feature_cell(t: Translation, prefix: str, wanted: bool) -> str:
     return "–"
 
 
+def _parallel_cell(t: Translation, wanted: bool) -> str:
+    """The parallel cell; where ``providers.<id>.extra`` changes the field that holds the setting, what is sent as
+    the verdict judges it (``parallel.from_extra``: ``extra false``, ``extra true``, ``extra default`` for a field
+    left out) or ``extra ?`` where it cannot be read back (``parallel.extra_unread``)."""
+    if t.sent_parallel is not None:
+        flag = t.sent_parallel.parallel
+        return "extra " + ("default" if flag is None else "true" if flag else "false")
+    if any(e.code == "parallel.extra_unread" for e in t.ledger):
+        return "extra ?"
+    return _feature_cell(t, "parallel", wanted)
+
+
 def row_cells(t: Translation, declared: int, parallel_set: bool, strict_set: bool) -> dict[str, str]:
     counts = Counter(e.severity for e in t.ledger)
     top = headline(t.ledger)
@@ -70,7 +82,7 @@ def row_cells(t: Translation, declared: int, parallel_set: bool, strict_set: boo
         "endpoint": endpoint,
         "tool_choice on the wire": wire,
         "tools": tools,
-        "parallel": _feature_cell(t, "parallel", parallel_set) if t.request is not None else "–",
+        "parallel": _parallel_cell(t, parallel_set) if t.request is not None else "–",
         "strict": "invalid schema" if any(e.code == "schema.strict_invalid" for e in t.ledger)
         else _feature_cell(t, "strict", strict_set),
         "ledger": f"{summary} {top.code}" if top else summary,
