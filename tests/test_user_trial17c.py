@@ -133,3 +133,25 @@ def test_a_model_or_another_spelling_given_as_the_provider() -> None:
     assert run_cli(["render", scenario, "-p", "openai", "-m", "gpt-4o", "-f", "json"]).returncode == 0
     line = refused(run_cli(["render", scenario, "-p", "claude-sonnet-5"]))
     assert line.endswith("-p anthropic -m claude-sonnet-5)\n"), line
+
+
+# ---- a base URL given with the /v1 the client adds -----------------------------------------------------------------
+
+def test_a_base_url_ending_in_the_path_the_client_adds_is_said_on_the_404() -> None:
+    """`-p anthropic --base-url http://127.0.0.1:PORT/v1` (OpenAI's habit) posted to /v1/v1/messages: "404
+    not_found_error: Invalid URL (POST /v1/v1/messages)", the mock's own line saying no more. The error says what to
+    give; given so, the same mock answers 200. A 404 at a path that does not repeat is left as the API said it."""
+    scenario = str(ROOT / "configs/planner-trap.yaml")
+    env = {"ANTHROPIC_API_KEY": "unused", "OPENAI_API_KEY": "unused", "COLUMNS": "200"}
+    with running_mock("anthropic") as mock:
+        for stream in ([], ["--stream"]):  # a whole answer and a stream asked for
+            doubled = run_cli(["send", scenario, "-p", "anthropic", "--base-url", mock.base_url + "/v1", "-f", "json",
+                               *stream], env=env)
+            error = json.loads(doubled.stdout)["reply"]["error"]
+            assert (doubled.returncode, error["status"]) == (1, 404), doubled.stdout
+            assert error["message"].endswith("(the URL's path repeats /v1: give the base URL without its /v1)"), error
+        fixed = run_cli(["send", scenario, "-p", "anthropic", "--base-url", mock.base_url, "-f", "json"], env=env)
+        assert fixed.returncode == 0 and json.loads(fixed.stdout)["reply"]["error"] is None, fixed.stdout
+        other = run_cli(["send", scenario, "-p", "openai", "--base-url", mock.base_url + "/v1", "-f", "json"], env=env)
+        error = json.loads(other.stdout)["reply"]["error"]
+        assert error["status"] == 404 and "repeats" not in error["message"], error  # /v1/chat/completions: not ours
