@@ -104,6 +104,17 @@ def test_a_request_body_alone_is_said_with_the_wrapping_that_reads(tmp_path: Pat
     assert run_cli(["trace", str(body), "-p", "openai"]).returncode == 0
 
 
+def test_a_saved_request_of_another_name_without_p_is_said(tmp_path: Path) -> None:
+    """A saved request named otherwise (an OpenAI Batch API input line is one: custom_id, method, url, body) was
+    "not an OTLP/JSON trace export (no resourceSpans)": the line says to add -p, with which it reads."""
+    recorded = json.loads(SAVED.read_text())
+    batch = tmp_path / "batch-line.json"
+    batch.write_text(json.dumps({"custom_id": "r1", "method": "POST", "url": recorded["url"], "body": recorded["body"]}))
+    line = refused(run_cli(["trace", str(batch)]))
+    assert f"{batch}: a saved request, not a trace (add -p PROVIDER" in line, line
+    assert run_cli(["trace", str(batch), "-p", "openai"]).returncode == 0
+
+
 def test_other_json_keeps_its_line() -> None:
     from toolchoice.providers.core.input_forms import other_form
 
