@@ -166,3 +166,27 @@ def test_a_base_url_ending_in_the_path_the_client_adds_is_said_on_the_404() -> N
         other = run_cli(["send", scenario, "-p", "openai", "--base-url", mock.base_url + "/v1", "-f", "json"], env=env)
         error = json.loads(other.stdout)["reply"]["error"]
         assert error["status"] == 404 and "repeats" not in error["message"], error  # /v1/chat/completions: not ours
+
+
+# ---- a model id no rule knows ----------------------------------------------------------------------------------------
+
+def test_a_model_no_rule_knows_names_the_api_wide_rules_that_still_refuse() -> None:
+    """`-p anthropic -m claude-opus-9` with thinking and `required`: the ledger said "nothing is refused or changed on
+    a guess" and, three lines down, refused it by rule claude-thinking-forced-choice (a rule of the whole API). The
+    note names the rules that still hold; each rule the ledger applies is among them."""
+    from toolchoice.providers import load_scenario_text
+    from toolchoice.providers.core import jobs
+
+    scenario = load_scenario_text("tools: [{name: a, parameters: {type: object}}]\ntool_choice: required\n"
+                                  "messages: [{role: user, content: hi}]\n"
+                                  "providers: {anthropic: {model: claude-opus-9, max_tokens: 4096, thinking: true}}\n")
+    [t] = jobs.render(scenario, "anthropic")
+    assert t.request is None and "thinking.forced_choice" in [e.code for e in t.ledger if e.severity == "error"]
+    [note] = [e.message for e in t.ledger if e.code == "model_rule.unknown"]
+    assert "so nothing is refused or changed on a guess beyond the rules of the whole API (" in note, note
+    applied = [re.search(r"model rule ([\w.-]+):", e.message) for e in t.ledger if e.code == "rule.applied"]
+    assert applied and all(m is not None and m.group(1) in note for m in applied), (note, applied)
+    [openai] = jobs.render(load_scenario_text("tools: [{name: a, parameters: {type: object}}]\nmessages: [{role: user, "
+                                              "content: hi}]\nproviders: {openai: {model: gpt-9}}\n"), "openai")
+    [plain] = [e.message for e in openai.ledger if e.code == "model_rule.unknown"]
+    assert "on a guess (set them" in plain  # no rule of the whole API: as before
