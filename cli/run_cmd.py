@@ -222,6 +222,8 @@ def print_loop(console: Any, run: Any, replayed: bool = False) -> None:
                                short={"tool_choice": "choice", "on the wire": "wire", "tokens in/out": "tokens"}))
     for number, severity, code, message in _same_merged(_repeats_merged(notes(run))):
         label = f"  steps {number} " if "-" in str(number) else f"  step {number} "
+        if code.startswith("trace."):  # the imported trace's note, on every step's ledger: "steps 1-2 ... no
+            label = "  trace "  # tool_choice for step 2" read as a note of step 1 too
         console.print(hanging(console, Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
                                                      ": "), one_line(message)))
     console.print(prose_broken(console, Text(redacted(console, _ended(run)), style="bold")))  # a refusal quoting JSON

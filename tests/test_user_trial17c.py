@@ -190,3 +190,17 @@ def test_a_model_no_rule_knows_names_the_api_wide_rules_that_still_refuse() -> N
                                               "content: hi}]\nproviders: {openai: {model: gpt-9}}\n"), "openai")
     [plain] = [e.message for e in openai.ledger if e.code == "model_rule.unknown"]
     assert "on a guess (set them" in plain  # no rule of the whole API: as before
+
+
+def test_a_replayed_trace_s_notes_are_the_trace_s_not_its_steps() -> None:
+    """`run --replay TRACE` printed "steps 1-2 warning trace.tool_choice_not_recorded: the trace records no
+    tool_choice for step 2": the trace's note, which every step's ledger carries, read as one of step 1 too."""
+    trace = str(ROOT / "tests/data/traces/openinference-langchain-0.1.80.json")  # LangChain's own spans
+    shown = run_cli(["run", "--replay", trace, "-p", "anthropic"], env={"COLUMNS": "200"})
+    assert shown.returncode == 0, shown.stderr
+    [line] = [line for line in shown.stdout.splitlines() if "trace.tool_choice_not_recorded" in line]
+    assert line.startswith("  trace warning trace.tool_choice_not_recorded: the trace records no tool_choice for "
+                           "step 2"), line
+    steps = json.loads(run_cli(["run", "--replay", trace, "-p", "anthropic", "-f", "json"]).stdout)
+    ledgers = [[e["code"] for e in s["ledger"]] for s in steps["runs"][0]["loops"][0]["steps"]]
+    assert len(ledgers) == 2 and all("trace.tool_choice_not_recorded" in codes for codes in ledgers)  # kept per step
