@@ -166,6 +166,11 @@ def _repeats_merged(found: Any) -> list[tuple[Any, str, str, str]]:
     first = last = None  # the steps of the run of repeats the last line covers
     for number, severity, code, message in found:
         if code == "loop.repeated_call" and last is not None and number == last + 1:
+            # the last step's count ("10 in a row"), but the setting that ends the loop at the first repeat: "set
+            # ...: 10 to end the loop here" ended it where max_steps did
+            message = re.sub(r"set loop\.stop\.repeated_calls: (\d+) to end the loop here",
+                             lambda m: (f"set loop.stop.repeated_calls: {int(m.group(1)) - (number - first)} to end the "
+                                        f"loop at step {first}"), message)
             out[-1] = (f"{first}-{number}", severity, code, re.sub(r"^step \d+ makes", "each makes", message))
             last = number
             continue
@@ -217,6 +222,8 @@ def print_loop(console: Any, run: Any, replayed: bool = False) -> None:
                                short={"tool_choice": "choice", "on the wire": "wire", "tokens in/out": "tokens"}))
     for number, severity, code, message in _same_merged(_repeats_merged(notes(run))):
         label = f"  steps {number} " if "-" in str(number) else f"  step {number} "
+        if code.startswith("trace."):  # the imported trace's note, on every step's ledger: "steps 1-2 ... no
+            label = "  trace "  # tool_choice for step 2" read as a note of step 1 too
         console.print(hanging(console, Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
                                                      ": "), one_line(message)))
     console.print(prose_broken(console, Text(redacted(console, _ended(run)), style="bold")))  # a refusal quoting JSON

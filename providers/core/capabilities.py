@@ -562,7 +562,15 @@ CAPABILITIES: dict[str, Capability] = {
 PROVIDER_IDS: tuple[str, ...] = tuple(CAPABILITIES)
 
 
-_OTHER_NAMES = {"claude": "anthropic", "gpt": "openai", "chatgpt": "openai", "grok": "xai", "hf": "huggingface"}
+_OTHER_NAMES = {"claude": "anthropic", "gpt": "openai", "chatgpt": "openai", "grok": "xai", "hf": "huggingface",
+                "azureopenai": "azure"}  # -p azure-openai read "did you mean openai?"
+# agent frameworks and clients (-p langchain): not an API; the dialect that shows what one sends, where there is one
+_FRAMEWORKS = {"langchain": "langchain", "langgraph": "langchain", "litellm": "litellm", "pydanticai": "pydantic-ai",
+               "openaiagents": "openai-agents", "agents": "openai-agents", "vercel": "vercel", "aisdk": "vercel",
+               "smolagents": None, "haystack": None, "agno": None, "llamaindex": None, "crewai": None, "autogen": None}
+# a model id's family given as the provider (-p gpt-4o, -p claude-sonnet-5): the provider and -m
+_MODEL_FAMILIES = {"gpt": "openai", "o1": "openai", "o3": "openai", "o4": "openai", "claude": "anthropic",
+                   "gemini": "gemini", "grok": "xai", "mistral": "mistral", "deepseek": "deepseek"}
 
 
 def provider_hint(word: str) -> str:
@@ -577,6 +585,15 @@ def provider_hint(word: str) -> str:
         return re.sub(r"[^a-z0-9]", "", text.lower())
 
     key = letters(word)
+    if key in _FRAMEWORKS:  # -p langchain: the framework's name for the API it sends to
+        dialect = _FRAMEWORKS[key]
+        shows = (f"; render and compare show what it sends with --dialect {dialect}" if dialect
+                 else "; toolchoice mock shows what it sends (docs/mock.md)")
+        return f"{word} is a framework, not a provider's API: name the provider it sends to (openai, anthropic, ...){shows}"
+    family = re.match(r"[a-z]+[0-9]?", word.lower())
+    if family and family.group() in _MODEL_FAMILIES and re.search(r"[0-9]", word) and key not in _OTHER_NAMES \
+            and letters(word) not in map(letters, PROVIDER_IDS):  # -p gpt-4o: a model id
+        return f"{word} looks like a model: -p {_MODEL_FAMILIES[family.group()]} -m {word}"
     if key in _OTHER_NAMES:  # a model family's name for its maker's API (-p claude), a short name (-p hf)
         return f"did you mean {_OTHER_NAMES[key]}?"
     same = [p for p in PROVIDER_IDS if letters(p) == key]

@@ -169,9 +169,13 @@ def unknown_note(provider: str, model: str) -> str | None:
     """The ledger note for a model no family rule knows (``unknown``), or None; "(deployment)" is no model id."""
     if model.startswith("(") or not unknown(provider, model):
         return None
+    # the API-wide rules still hold (a forcing choice with Claude's manual thinking is refused): "nothing is refused"
+    # beside their refusal read as a contradiction
+    held = [rule.name for rule in RULES if not rule.family and rule.matches(provider, model)]
+    beyond = f" beyond the rules of the whole API ({', '.join(held)})" if held else ""
     return (f"no model rule knows {model}: its thinking and tool_choice limits are unknown here, so nothing is "
-            f"refused or changed on a guess (set them with providers.{provider}.rules; `toolchoice providers --model "
-            "ID` lists the rules)")
+            f"refused or changed on a guess{beyond} (set them with providers.{provider}.rules; `toolchoice providers "
+            "--model ID` lists the rules)")
 
 
 @functools.lru_cache(maxsize=4096)

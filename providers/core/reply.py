@@ -157,6 +157,18 @@ def provider_error(provider: str, status: int | None, body: Any, *,
                                                      f"{quoted(body)}", BODY_START))
 
 
+def repeated_path(error: ProviderError, url: str) -> ProviderError:
+    """A 404 at a URL whose path repeats its first segment (`/v1/v1/messages`: a base URL given with /v1 to a client
+    whose paths start with it, as Anthropic's do): said, with what to give instead. Any other error as it was."""
+    from urllib.parse import urlsplit
+
+    twice = re.match(r"(/[^/]+)\1/", urlsplit(url).path)
+    if error.status != 404 or twice is None:
+        return error
+    return error._replace(message=f"{error.message} (the URL's path repeats {twice.group(1)}: give the base URL "
+                                  f"without its {twice.group(1)})")
+
+
 def _redirect(status: int, headers: Mapping[str, str] | None) -> ProviderError:
     """A 3xx: redirects are never followed (a key must not travel to a host nobody named), so say
     where the server points instead."""

@@ -233,6 +233,10 @@ def judge(job: Job, index: int, response: Any) -> Sample:
         # the text (decoded from the bytes when asked) is read only for a body that is not JSON
         text = response.text if response.body is None else ""
         reply = read_reply(job.provider, response.status, response.body, text, headers=response.headers)
+        if reply.error is not None and response.status == 404 and job.translation.request is not None:
+            from .reply import repeated_path  # a base URL ending in the path the provider adds: /v1/v1/messages
+
+            reply = reply._replace(error=repeated_path(reply.error, job.translation.request.url))
     judged = verdict(job.scenario, reply, job.translation)
     # ... then every text derived from it redacted, so replies, verdicts and probe evidence are safe to
     # show and save; raw_text/raw_json stay as received and are redacted where they are shown or saved

@@ -142,8 +142,11 @@ def read_saved(file: Path, regular_only: bool = False) -> tuple[str, str, Any]:
     document = read_json_file(file, "saved request", hint=HINT, regular_only=regular_only)
     if not isinstance(document, dict) or not isinstance(document.get("body"), dict) \
             or not isinstance(document.get("url"), str):
-        raise ToolchoiceError(f"{name}: not a saved request (an object with method, url, headers and a JSON body)",
-                              hint=HINT)
+        from .input_forms import other_form
+
+        other = other_form(document)  # a HAR, a request body alone: what to make of it
+        raise ToolchoiceError(f"{name}: {other[0] + '; ' if other else ''}not a saved request (an object with a url "
+                              "and a JSON body; method and headers optional)", hint=other[1] if other else HINT)
     method = document.get("method") if isinstance(document.get("method"), str) else "POST"
     return method.upper(), urlsplit(document["url"]).path or "/", document
 

@@ -318,6 +318,10 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
                 raw.append(body)
                 parsed = json_or_none(text)
                 reply = read_reply(provider, status, parsed, text, headers=headers)
+                if reply.error is not None and status == 404:  # /v1/v1/messages: said as the whole answer's is
+                    from .reply import repeated_path
+
+                    reply = reply._replace(error=repeated_path(reply.error, str(prepared.url)))
                 if 200 <= status < 300:
                     findings.append(Finding("stream.not_streamed", f"the server answered {kind or 'without a type'} "
                                             "instead of a stream: read as one body"))

@@ -51,6 +51,11 @@ def read_spans(path: Path) -> list[Span]:
         logs = isinstance(document, dict) and any(k in document for k in ("resourceLogs", "resource_logs"))
         if not logs and (not isinstance(document, dict)
                          or not any(k in document for k in ("resourceSpans", "resource_spans"))):
+            from .input_forms import SAVED, other_form
+
+            if (other := other_form(document)) is not None:  # a HAR, a request body alone: what to make of it
+                said = "" if other[0] == SAVED else "; not an OTLP/JSON trace export or a saved request"
+                raise ToolchoiceError(f"{where}: {other[0]}{said}", hint=other[1])
             raise ToolchoiceError(f"{where}: not an OTLP/JSON trace export (no resourceSpans)",
                                   hint="export the trace as OTLP/JSON: {\"resourceSpans\": [...]}")
         try:

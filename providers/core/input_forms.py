@@ -1,0 +1,34 @@
+"""What a JSON file given to ``trace`` is when it is neither an OTLP/JSON trace nor a saved request, where its shape
+says: an HTTP Archive (HAR: a browser's or a debugging proxy's saved traffic) or a request body alone (what a
+framework logs it sent). Neither is read; the one-line error names it and says how to make of it the saved request
+``trace FILE -p PROVIDER`` reads (saved_request.read_saved: a ``url`` and a JSON ``body``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# top-level fields of a request body on the APIs toolchoice reads (Chat Completions, Responses, Messages,
+# generateContent, Converse, Cohere v2, Ollama): one of them and no url beside it is a body alone
+_BODY_FIELDS = frozenset({"messages", "contents", "input", "tools", "tool_choice", "toolConfig", "system",
+                          "systemInstruction"})
+SAVED = "a saved request, not a trace"  # said as it is, with nothing after
+_GIVE = "and give that file with -p PROVIDER (toolchoice trace REQUEST.json -p openai)"
+
+
+def other_form(document: Any) -> tuple[str, str] | None:
+    """(what the document is, what to do) for a HAR, a request body alone, or a saved request given without -p (a
+    file of another name); None for anything else."""
+    if not isinstance(document, dict):
+        return None
+    log = document.get("log")
+    if isinstance(log, dict) and "entries" in log:
+        return ("an HTTP Archive (HAR)",
+                "save one entry's request as {\"url\": its request.url, \"body\": its request.postData.text (the "
+                f"JSON)}} {_GIVE}; or record requests with toolchoice proxy --save DIR")
+    if isinstance(document.get("url"), str) and isinstance(document.get("body"), dict):  # an OpenAI Batch API line too
+        return (SAVED, "add -p PROVIDER, the API it was sent to (toolchoice trace REQUEST.json "
+                "-p openai); without -p only a file named sample-NNN.request.json is read as one")
+    if "url" not in document and "body" not in document and _BODY_FIELDS & set(document):
+        return ("a request body alone (no url)",
+                f"save it as {{\"url\": the URL or path it was sent to, \"body\": this object}} {_GIVE}")
+    return None
