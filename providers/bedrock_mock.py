@@ -129,14 +129,15 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
 
 
 def _asks_redacted(model: Any, history: list[Message]) -> bool:
-    """A Claude model on Bedrock asked with Anthropic's documented test prompt for redacted thinking (the Anthropic
-    mock's rule, anthropic_mock._asks_redacted): its reasoning comes back as a redactedContent block. AWS's guide
-    (docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-thinking-encryption.html, read 2026-11-27) says
-    Claude 3.7 Sonnet redacts flagged thinking and 'Claude 4 models ... do not produce redacted thinking blocks'; the
-    mock gives it to any Claude id asked so, as the test prompt is meant for a client's handling of the block."""
+    """A Claude model AWS says hands out redacted thinking (fact bedrock.redacted_thinking_models: Claude 3.7 Sonnet),
+    asked with Anthropic's documented test prompt for it (the Anthropic mock's rule, anthropic_mock._asks_redacted): its
+    reasoning comes back as a redactedContent block. Another Claude id asked so gets its reasoningText block and
+    signature, as 'Claude 4 models ... do not produce redacted thinking blocks'."""
     from .anthropic_mock import _asks_redacted as asks
+    from .core.facts import fact
 
-    return isinstance(model, str) and "claude" in model.lower() and asks(history)
+    named = fact("bedrock.redacted_thinking_models").value
+    return isinstance(model, str) and named.named(model) is not None and asks(history)  # type: ignore[union-attr]
 
 
 # botocore 1.44.8 data/bedrock-runtime/2023-09-30/service-2.json ToolChoice: a union ("union": true) of auto

@@ -13,8 +13,9 @@ from .core.model import ProviderSettings
 from .cohere import PATH
 
 MOCK_BASE_PATH = ""  # cohere-python ClientV2(base_url=...) adds /v2/chat
-# The only tool_choice values read are fact cohere.tool_choice_values' (core/facts.py; core/mock/judge.py reads them):
-# no source says the API refuses another value, so another is passed unread.
+# The only tool_choice values read are fact cohere.tool_choice_values' (core/facts.py; core/mock/judge.py reads them).
+# Another string is refused 422 in the API's recorded words (_choice_shape; fact cohere.tool_choice_shape_words),
+# except REQUIRED and NONE in another case and an object: no source says what the API does with these, passed unread.
 _MOCK_KNOWN = frozenset({"model", "messages", "tools", "tool_choice", "stream", "max_tokens", "temperature", "thinking",
                          "strict_tools"})
 
@@ -58,8 +59,20 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                            partial=MockRead(body.get("tool_choice"), tools, settings=settings, model=body["model"],
                                             notes=notes))
     return MockRead(body.get("tool_choice"), tools, history, settings, body.get("stream") is True, body["model"],
-                    unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
+                    unjudged=unjudged(body, _MOCK_KNOWN), notes=notes, shape=_choice_shape(body.get("tool_choice")),
                     **dict(zip(("system", "system_role"), leading_system(body.get("messages")))))
+
+
+def _choice_shape(choice: Any) -> Any:
+    """A string tool_choice that is not one of Cohere's options, in toolchoice's words (the 422 carries the API's,
+    fact cohere.tool_choice_shape_words)."""
+    from .core.model import LedgerEntry, quoted
+
+    if not isinstance(choice, str) or choice.upper() in ("REQUIRED", "NONE"):
+        return None
+    return LedgerEntry("error", "tool_choice.shape", f"tool_choice {quoted(choice)} is not one of Cohere's options "
+                       "(REQUIRED, NONE; cohere 7.3.1 V2ChatRequestToolChoice, the v2 chat reference): leave it out for "
+                       "auto, write REQUIRED for any tool; the API answers 422")
 
 
 def mock_call_id(call: Any) -> str | None:

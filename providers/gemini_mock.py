@@ -28,8 +28,10 @@ _MOCK_KNOWN = frozenset({"contents", "tools", "toolConfig", "tool_config", "syst
 # it passes unjudged
 _FIELDS_READ = ("v1beta", "v1")
 # a line of the protobuf JSON parser's refusal of a field: its google.rpc.BadRequest fieldViolation (mock_error)
-_UNKNOWN_LINE = re.compile(r"Invalid JSON payload received\. Unknown name \"(?:[^\"\\]|\\.)*\"(?: at '([^']*)')?: "
-                           r"Cannot find field\.")
+# one line of the refusal of unknown fields; the name is as sent (a '"' or a newline in it too), so a line ends where
+# ': Cannot find field.' is followed by the next line or the end
+_UNKNOWN_LINE = re.compile(r"Invalid JSON payload received\. Unknown name \"(.*?)\"(?: at '([^'\n]*)')?: "
+                           r"Cannot find field\.(?=\n|\Z)", re.DOTALL)
 _MOCK_STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
                 413: "INVALID_ARGUMENT", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE",
                 504: "DEADLINE_EXCEEDED"}
@@ -440,10 +442,24 @@ def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str
     fieldViolation per line, its description the line, its field the place the line names, if any
     (error-gemini-unknown-field.json; fact gemini.unknown_field_words)."""
     error: dict[str, Any] = {"code": status, "message": message, "status": _MOCK_STATUS.get(status, "UNKNOWN")}
-    lines = message.split("\n")
-    found = [_UNKNOWN_LINE.fullmatch(line) for line in lines]
-    if status == 400 and all(found):
+    found = _unknown_lines(message) if status == 400 else []
+    if found:
         error["details"] = [{"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": [
-            {**({"field": match.group(1)} if match.group(1) else {}), "description": line}  # type: ignore[union-attr]
-            for match, line in zip(found, lines)]}]
+            {**({"field": match.group(2)} if match.group(2) else {}), "description": match.group(0)}
+            for match in found]}]
     return {"error": error}, {}
+
+
+def _unknown_lines(message: str) -> list[re.Match[str]]:
+    """The lines of a refusal of unknown fields, each matched whole (the name read up to the '"' its line's end
+    follows), or [] when the message is not only such lines."""
+    found: list[re.Match[str]] = []
+    at = 0
+    while True:
+        match = _UNKNOWN_LINE.match(message, at)
+        if match is None:
+            return []
+        found.append(match)
+        if match.end() == len(message):
+            return found
+        at = match.end() + 1  # past the newline that ends the line

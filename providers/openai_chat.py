@@ -63,6 +63,8 @@ ERROR_ENVELOPES = (
                   message_keys=("message",), type_keys=("type",), marker=("object", "error")),
     ErrorEnvelope("FastAPI's validation errors {detail: [{loc, msg, type}]}: Mistral's 422, vLLM and "
                   "llama-cpp-python on a bad request", detail_key="detail"),
+    ErrorEnvelope("xAI: the message as text under 'error', its 422 {error} (error-xai-422-tool-choice.json, "
+                  "router-for-me/CLIProxyAPI#4718) and its 400 {code, error} (livekit/agents#3114)", text_key="error"),
 )
 
 

@@ -91,8 +91,9 @@ def _refusal(body: dict[str, Any], provider: str) -> str | None:
 # The object tool_choice each host's SDK types take (read 2026-11-27): (the type, whether it requires the named
 # function's ``function`` object, the other object tags it takes). Another shape (Anthropic's {type: any}, {type: tool,
 # name}, Bedrock's {any: {}}, Gemini's {mode: ANY}) is refused: ``_choice_shape``, in the API's own words where
-# recorded (core/choice_shape_words.py: OpenAI's). Hosts not here (DeepSeek, xAI, OpenRouter: no SDK types read;
-# vLLM and llama-server: their own checks above) are not refused so.
+# recorded (core/choice_shape_words.py: OpenAI's, xAI's 422). DeepSeek, xAI and OpenRouter have no official Python SDK
+# types: their API references' (facts deepseek.tool_choice_shape, xai.tool_choice_words, openrouter.tool_choice_shape).
+# Hosts not here (vLLM and llama-server: their own checks above) are not refused so.
 _NAMED = "openai 3.57.0 types/chat/chat_completion_tool_choice_option_param.py ChatCompletionToolChoiceOptionParam"
 _CHOICE_OBJECTS: dict[str, tuple[str, bool, tuple[str, ...]]] = {
     "openai": (_NAMED, True, ("allowed_tools", "custom")),
@@ -109,7 +110,16 @@ _CHOICE_OBJECTS: dict[str, tuple[str, bool, tuple[str, ...]]] = {
                   "Required", True, ()),
     "huggingface": ("huggingface_hub 2.4.0 inference/_generated/types/chat_completion.py "
                     "ChatCompletionInputToolChoiceClass: function", True, ()),
+    "deepseek": ("DeepSeek's API reference, create-chat-completion: ChatCompletionNamedToolChoice, type and function "
+                 "required", True, ()),
+    "xai": ("xAI's REST API spec, xai-org/xai-sdk-ts spec/openapi.json ChatRequest tool_choice: the named function",
+            True, ()),
+    # an object with a type string is ChatServerToolChoice (a server tool named by its type): only an untagged object
+    # fits neither member; one tagged with a word no server tool has is read in _choice_read
+    "openrouter": ("OpenRouter's openapi.yaml ChatNamedToolChoice or ChatServerToolChoice {type}", True, ()),
 }
+# the hosts whose words for such a shape no recording gives: the 400 says so (xAI's 422 is recorded)
+_WORDS_UNRECORDED = frozenset({"deepseek", "openrouter"})
 
 
 def _choice_shape(choice: Any, provider: str) -> LedgerEntry | None:
@@ -119,13 +129,20 @@ def _choice_shape(choice: Any, provider: str) -> LedgerEntry | None:
         return None
     source, needs_function, others = known
     kind = choice.get("type")
+    if provider == "openrouter" and isinstance(kind, str):  # a server tool's type (ChatServerToolChoice)
+        return None
     if (kind in others or isinstance(choice.get("function"), dict)) if needs_function else kind == "function":
         return None
     besides = f", or {{\"type\": {' / '.join(others)}, ...}}" if others else ""
+    if provider == "openrouter":
+        besides = ", or a server tool {\"type\": \"openrouter:web_search\"}"
+    status = "422" if provider == "xai" else "400"
+    unrecorded = " (its words for this are not recorded)" if provider in _WORDS_UNRECORDED else ""
     return LedgerEntry("error", "tool_choice.shape", f"tool_choice {quoted(choice)} is not a shape "
                        f"{CAPABILITIES[provider].title}'s API takes ({source}): an object tool_choice is the named "
                        f"function {{\"type\": \"function\", \"function\": {{\"name\": NAME}}}}{besides}; this is "
-                       "another API's form (write \"required\" or the named function): the API answers 400")
+                       f"another API's form (write \"required\" or the named function): the API answers {status}"
+                       + unrecorded)
 
 
 # A host whose API refuses tool-call ids not of its form (openai_chat_hosts.HOSTS id_rule; fact mistral.tool_call_id): its
@@ -173,6 +190,14 @@ def _choice_read(body: dict[str, Any], provider: str) -> tuple[Any, tuple[Ledger
         # that is not a string falls back to the default (capability row llamacpp)
         return "auto", (LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(choice)} is not a string, "
                                     "which llama-server reads as its default \"auto\" (json_value): answered as auto"),)
+    if provider == "openrouter" and isinstance(choice, dict) and isinstance(choice.get("type"), str) \
+            and choice["type"] != "function" and not isinstance(choice.get("function"), dict):
+        # OpenRouter's ChatServerToolChoice names a server tool by its type; what the API does with a type that is
+        # another API's word ({type: any}) is not recorded (fact openrouter.tool_choice_shape): neither read nor refused
+        return "auto", (LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(choice)} is read by "
+                                    "OpenRouter's types as a server tool named by its type (ChatServerToolChoice; fact "
+                                    "openrouter.tool_choice_shape), and no source says what the API does with this "
+                                    "one: passed unjudged, answered as auto"),)
     return None, ()
 
 
@@ -493,7 +518,8 @@ def mock_error(status: int, message: str, provider: str = "openai", param: str |
     fields at the top level with "object": "error" (its 400 as quoted in Mobile-Artificial-Intelligence/maid#672); its
     tool-call id refusal has type invalid_function_call, code "3280" and raw_status_code (zed-industries/zed#53034).
     vLLM's: {error: {message, type, param, code: the status}} (vllm 0.33.0 serve/engine/protocol.py ErrorInfo; the
-    param is the VLLMValidationError's, which its message names). xAI's 400: {code, error} (livekit/agents#3114).
+    param is the VLLMValidationError's, which its message names). xAI's 400: {code, error} (livekit/agents#3114), its
+    422: {error} (router-for-me/CLIProxyAPI#4718).
     llama-server's: {error: {code: the status, message, type}} (tools/server/server-common.cpp format_error_response).
     Cerebras's 400: {message, type, param, code: "wrong_api_format"} at the top level (livekit/agents#2403, the
     llama-stack recording of fact cerebras.choice_count; juspay/neurolink#1564 names the code for tool_choice).
@@ -512,6 +538,8 @@ def mock_error(status: int, message: str, provider: str = "openai", param: str |
                           "param": param.group(1) if param else None, "code": status}}, {}
     if provider == "xai" and status == 400:
         return {"code": "Client specified an invalid argument", "error": message}, {}
+    if provider == "xai" and status == 422:  # its deserializer's refusal: {error} alone (fact xai.tool_choice_shape_words)
+        return {"error": message}, {}
     if provider == "cerebras" and status == 400:
         return {"message": message, "type": "invalid_request_error", "param": param, "code": "wrong_api_format"}, {}
     if provider == "llamacpp":  # tools/server/server-common.cpp format_error_response, under "error" (server.cpp)

@@ -38,7 +38,8 @@ ANSWERED_BY = {"error-anthropic-invalid-input-schema.json": "anthropic", "error-
                "error-openai-unparsed-json.json": "openai",
                "error-openai-tools-reasoning-effort-gpt-5.6.json": "openai",
                "error-azure-tools-reasoning-effort-gpt-6-astra.json": "azure",
-               "error-mistral-400-reasoning-effort.json": "mistral"}
+               "error-mistral-400-reasoning-effort.json": "mistral",
+               "error-xai-422-tool-choice.json": "xai", "error-cohere-422-tool-choice.json": "cohere"}
 
 
 def test_every_recorded_error_body_is_named_above():

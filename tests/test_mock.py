@@ -416,11 +416,11 @@ def test_mutated_requests_get_an_answer_or_the_providers_400(provider: str) -> N
             mutated = mutate(mutated)
         exchange = service.handle("POST", path, {}, json.dumps(mutated).encode())
         statuses.add(exchange.status)
-        assert exchange.status in (200, 400), exchange.record
+        assert exchange.status in (200, 400, 422), exchange.record  # 422: Cohere's and xAI's recorded refusals
         if exchange.chunks is None:
             reply = read_reply(provider, exchange.status, json.loads(exchange.body or b"null"))
             assert (reply.error is None) == (exchange.status == 200), reply
-    assert statuses == {200, 400}
+    assert {200, 400} <= statuses <= {200, 400, 422}
 
 
 def test_the_saved_files_are_whole_when_the_client_has_its_answer(tmp_path: Path) -> None:

@@ -186,11 +186,12 @@ def test_every_recorded_word_is_quoted_in_its_dated_fact() -> None:
     # + Azure's gpt-6-astra words (trial13g), Groq's qwen/qwen3-32b and Mistral Small's reasoning_effort 400s
     # (core/effort_facts.py), Claude's top-level anyOf (trial13l), Azure's gpt-5.6 words (ninth audit pass), the
     # tool_choice shapes of another API (trial15l: OpenAI's, Responses', Anthropic's two; core/choice_shape_words.py),
-    # Gemini's unknown field, at the top and inside (trial16d)
-    assert len(rows) == 22
+    # Gemini's unknown field, at the top and inside (trial16d), xAI's 422 for another API's object and Cohere's 422 for
+    # a string it has not (trial17f)
+    assert len(rows) == 24
     for dated, row in rows:
         assert dated.verified == "2026-11-27" and set(row.providers) <= set(dated.providers)
-        first = row.words.split("{model}")[0].split("{tool_index}")[0].split("{type}")[0].split("{name}")[0]
+        first = row.words.split("{model}")[0].split("{tool_index}")[0].split("{type}")[0].split("{name}")[0].split("{choice}")[0]
         assert first in dated.source.replace('\\"', '"'), row
 
 

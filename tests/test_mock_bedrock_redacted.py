@@ -1,5 +1,6 @@
 """The Bedrock Converse mock hands out redacted thinking as the Anthropic mock does (trial16m): where the script says
-``redacted_thinking: true`` or a Claude model is asked with Anthropic's documented test prompt, thinking on.
+``redacted_thinking: true`` or, thinking on, a Claude model AWS says redacts (Claude 3.7 Sonnet; trial17f: not any
+Claude id) is asked with Anthropic's documented test prompt.
 
 Truth from outside the code: boto3 1.44.8's bedrock-runtime client on 127.0.0.1 — its service model's
 ``ReasoningContentBlock`` (a union of ``reasoningText {text, signature}`` and ``redactedContent``, a Blob botocore
@@ -80,6 +81,33 @@ def test_without_thinking_or_on_another_model_nothing_is_redacted() -> None:
                                 additionalModelRequestFields=THINKING)["output"]["message"]["content"]
     assert [list(b) for b in plain] == [["text"]]
     assert "reasoningText" in other[0]["reasoningContent"]  # the test prompt is Anthropic's, for Claude
+
+
+@pytest.mark.parametrize("model", ["us.anthropic.claude-sonnet-4-20250514-v1:0",
+                                   "anthropic.claude-opus-4-1-20250805-v1:0", "global.anthropic.claude-sonnet-4-6",
+                                   "anthropic.claude-haiku-4-5-20251001-v1:0"])
+def test_a_claude_model_aws_says_does_not_redact_gets_its_reasoning_text(model: str) -> None:
+    """docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-thinking-encryption.html (fact
+    bedrock.redacted_thinking_models): 'The following information applies specifically to Claude 3.7 Sonnet. Claude 4
+    models handle thinking differently and do not produce redacted thinking blocks.' Every Claude id was answered with
+    redactedContent; AWS names only Claude 3.7 Sonnet."""
+    asked = [{"role": "user", "content": [{"text": TRIGGER}]}]
+    with running_mock("bedrock") as mock:
+        content = _client(mock).converse(modelId=model, messages=asked,
+                                         additionalModelRequestFields=THINKING)["output"]["message"]["content"]
+    reasoning = content[0]["reasoningContent"]
+    assert list(reasoning) == ["reasoningText"] and reasoning["reasoningText"]["signature"]
+
+
+def test_the_models_that_redact_are_the_aws_guides() -> None:
+    from toolchoice.providers.core.facts import fact
+
+    named = fact("bedrock.redacted_thinking_models")
+    assert "Claude 4 models handle thinking differently and do not produce redacted thinking blocks" in named.source
+    for model in (MODEL, "us.anthropic.claude-3-7-sonnet-20250219-v1:0"):
+        assert named.value.named(model) == "claude-3-7-sonnet"  # type: ignore[union-attr]
+    for model in ("anthropic.claude-sonnet-4-20250514-v1:0", "anthropic.claude-3-5-sonnet-20241022-v2:0"):
+        assert named.value.named(model) is None  # type: ignore[union-attr]
 
 
 def test_the_proxy_follows_a_streamed_redacted_block_that_passed_through_it() -> None:

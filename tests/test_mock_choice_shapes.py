@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import typing
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any, Iterator
 
 import httpx
@@ -152,6 +153,95 @@ def test_a_chat_host_whose_types_leave_the_shape_out_refuses_it_in_toolchoices_w
     named = post(mock, "/chat/completions", {"model": "m", "messages": USER, "tools": CHAT_TOOLS,
                                              "tool_choice": OPENAI_NAMED})
     assert named[0] == 200 and named[2]["tool_choice"] == {"tool": "get_time"}
+
+
+ERRORS = Path(__file__).parent / "data" / "responses" / "errors"
+
+
+@pytest.mark.parametrize("choice", [ANTHROPIC_ANY, ANTHROPIC_NAMED, {"any": {}}, {"mode": "ANY"},
+                                    {"type": "allowed_tools", "mode": "required", "tools": [{"type": "function"}]}])
+def test_xai_refuses_another_apis_object_with_its_recorded_422(mocks: Any, choice: Any) -> None:
+    """router-for-me/CLIProxyAPI#4718 (Grok 4.5, a tool_choice object xAI does not take): 'error status: 422', body
+    {"error": "Failed to deserialize ... ModelToolChoice"}; #5916: an allowed_tools object, 422. It was answered 200."""
+    status, reply, line = post(mocks("xai"), "/v1/chat/completions",
+                               {"model": "grok-4.3", "messages": USER, "tools": CHAT_TOOLS, "tool_choice": choice})
+    recorded = json.loads((ERRORS / "error-xai-422-tool-choice.json").read_text())
+    assert (status, reply) == (422, recorded)
+    assert line["status"] == 422 and "tool_choice.shape" in codes(line) and line["calls"] == []
+
+
+@pytest.mark.parametrize("provider", ["deepseek", "openrouter"])
+def test_deepseek_and_openrouter_refuse_an_untagged_object_in_toolchoices_marked_words(mocks: Any,
+                                                                                       provider: str) -> None:
+    """DeepSeek's API reference (ChatCompletionNamedToolChoice: type and function required) and OpenRouter's openapi
+    (ChatNamedToolChoice, ChatServerToolChoice {type}) leave out Bedrock's {"any": {}} and Gemini's {"mode": "ANY"}; no
+    recording gives either host's words for it, so the 400 says so, in the host's envelope (DeepSeek's recorded
+    deserializer 400s: code invalid_request_error, jetbrains-cc-gui#591)."""
+    for choice in ({"any": {}}, {"mode": "ANY"}):
+        status, reply, line = post(mocks(provider), "/v1/chat/completions",
+                                   {"model": "m", "messages": USER, "tools": CHAT_TOOLS, "tool_choice": choice})
+        assert status == 400 and "tool_choice.shape" in codes(line)
+        assert reply["error"]["message"].endswith("(its words for this are not recorded)")
+        assert reply["error"]["code"] == ("invalid_request_error" if provider == "deepseek" else None)
+
+
+def test_deepseek_refuses_a_tagged_object_and_openrouter_reads_it_as_a_server_tool(mocks: Any) -> None:
+    """{"type": "any"} has no function object: DeepSeek's named choice requires one; on OpenRouter it is a
+    ChatServerToolChoice naming a server tool by its type, what the API does with that type is not recorded:
+    mock.choice_unread, answered as auto."""
+    body = {"model": "m", "messages": USER, "tools": CHAT_TOOLS, "tool_choice": ANTHROPIC_ANY}
+    assert post(mocks("deepseek"), "/v1/chat/completions", body)[0] == 400
+    status, _, line = post(mocks("openrouter"), "/v1/chat/completions", body)
+    assert status == 200 and line["tool_choice"] == "auto" and "mock.choice_unread" in codes(line)
+
+
+@pytest.mark.skipif(missing("openai"), reason="needs openai")
+@pytest.mark.parametrize("provider", ["deepseek", "xai", "openrouter"])
+def test_openai_python_on_deepseek_xai_openrouter_gets_200_for_what_it_builds_and_the_apis_error(
+        mocks: Any, provider: str) -> None:
+    """Every member of openai-python's union these hosts document (their words, the named function) is answered 200
+    through the SDK; another API's object gets the host's status (xAI's recorded 422 as UnprocessableEntityError)."""
+    import openai
+
+    client = openai.OpenAI(base_url=mocks(provider).base_url + "/v1", api_key=KEY, max_retries=0)
+    for choice in ("none", "auto", "required", OPENAI_NAMED):
+        reply = client.chat.completions.create(model="m", messages=USER, tools=CHAT_TOOLS,  # type: ignore[arg-type]
+                                               tool_choice=choice)  # type: ignore[arg-type]
+        assert reply.choices[0].finish_reason in ("stop", "tool_calls"), (provider, choice)
+    error = openai.UnprocessableEntityError if provider == "xai" else openai.BadRequestError
+    with pytest.raises(error) as raised:
+        client.chat.completions.create(model="m", messages=USER, tools=CHAT_TOOLS,  # type: ignore[arg-type]
+                                       tool_choice={"mode": "ANY"})  # type: ignore[arg-type]
+    assert raised.value.status_code == (422 if provider == "xai" else 400)
+
+
+COHERE_TOOLS = [{"type": "function", "function": {"name": "get_time", "parameters": SCHEMA}}]
+
+
+@pytest.mark.parametrize("choice", ["any", "AUTO", "auto", "ANY"])
+def test_cohere_refuses_a_string_it_has_not_with_its_recorded_422(mocks: Any, choice: str) -> None:
+    """langchain-ai/langchain#33833 (command-a-03-2025, tool_choice 'any'): 422, "unrecognized tool choice option
+    'any'. For proper usage, please refer to https://docs.cohere.com/reference/chat" (the value as sent)."""
+    status, reply, line = post(mocks("cohere"), "/v2/chat", {"model": "command-a-03-2025", "messages": USER,
+                                                             "tools": COHERE_TOOLS, "tool_choice": choice})
+    recorded = json.loads((ERRORS / "error-cohere-422-tool-choice.json").read_text())
+    assert status == 422 and reply == {"message": recorded["message"].replace("'any'", f"'{choice}'")}
+    assert "tool_choice.shape" in codes(line) and line["status"] == 422
+
+
+@pytest.mark.skipif(missing("cohere"), reason="needs cohere")
+def test_cohere_sdk_gets_200_for_its_options_and_the_apis_422_for_another(mocks: Any) -> None:
+    import cohere
+
+    client = cohere.ClientV2(api_key=KEY, base_url=mocks("cohere").base_url)
+    for choice in (None, "REQUIRED", "NONE"):
+        extra = {"tool_choice": choice} if choice else {}
+        reply = client.chat(model="command-a-03-2025", messages=USER, tools=COHERE_TOOLS, **extra)  # type: ignore
+        assert reply.finish_reason in ("COMPLETE", "TOOL_CALL")
+    with pytest.raises(cohere.UnprocessableEntityError) as raised:
+        client.chat(model="command-a-03-2025", messages=USER, tools=COHERE_TOOLS,  # type: ignore[arg-type]
+                    tool_choice="any")
+    assert raised.value.status_code == 422 and "unrecognized tool choice option 'any'" in str(raised.value.body)
 
 
 @pytest.mark.parametrize("provider", ["mistral", "fireworks"])

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pydantic
 import pytest
 
 from sdk_types import missing
@@ -270,6 +271,129 @@ def test_each_field_google_genai_sends_inside_the_body_is_a_field_of_its_message
     for name in whole:
         assert set(getattr(types, name).model_fields) <= set(MESSAGES[name]), name
     assert set(types.ToolCodeExecution.model_fields) <= set(MESSAGES["CodeExecution"])
+
+
+# ---- 1c. a schema's fields (trial17f) ---------------------------------------------------------------------------
+
+# googleapis/googleapis google/ai/generativelanguage/v1beta/content.proto at bc7e3ba, message Schema: its fields
+SCHEMA_PROTO = ("type", "format", "title", "description", "nullable", "enum", "items", "max_items", "min_items",
+                "properties", "required", "min_properties", "max_properties", "minimum", "maximum", "min_length",
+                "max_length", "pattern", "example", "any_of", "property_ordering", "default")
+DECLARED = "tools[0].function_declarations[0].parameters"
+
+
+@pytest.mark.parametrize("parameters,lines", [
+    # Laisky/one-api#60 (gemini-2.0-flash): "additionalProperties" at 'tools[0].function_declarations[0].parameters'
+    ({"type": "object", "properties": {"location": {"type": "string"}}, "additionalProperties": False},
+     [("additionalProperties", DECLARED)]),
+    # decolua/9router#2309 and router-for-me/CLIProxyAPI#1189: a map entry's value at properties[i].value, its items
+    # at properties[i].value.items (their 'request.' prefix is the Code Assist endpoint's envelope)
+    ({"type": "OBJECT", "properties": {"a": {"type": "STRING"}, "b": {"type": "NUMBER", "multipleOf": 2},
+                                       "c": {"type": "ARRAY", "items": {"type": "OBJECT", "gap": 1}}}},
+     [("multipleOf", f"{DECLARED}.properties[1].value"), ("gap", f"{DECLARED}.properties[2].value.items")]),
+    # depth first, in body order; anyOf's elements by their index; $schema / $defs / const are no Schema fields
+    ({"$schema": "x", "type": "OBJECT", "anyOf": [{"type": "STRING"}, {"type": "NUMBER", "const": 1}],
+      "$defs": {}}, [("$schema", DECLARED), ("const", f"{DECLARED}.any_of[1]"), ("$defs", DECLARED)]),
+])
+def test_a_field_schema_has_not_is_refused_at_its_place(parameters: dict[str, Any],
+                                                        lines: list[tuple[str, str]]) -> None:
+    """A schema was not looked into: a JSON Schema keyword the Schema message has not was answered 200."""
+    status, reply, record = ask({"contents": USER, "tools": [{"functionDeclarations": [
+        {"name": "get_time", "parameters": parameters}]}]})
+    words = [AT.format(name, at) for name, at in lines]
+    assert status == 400 and reply["error"]["message"] == "\n".join(words)
+    assert violations(reply) == [{"field": at, "description": line} for (_, at), line in zip(lines, words)]
+    assert "body.unknown_field" in codes(record)
+
+
+def test_response_schema_and_a_declarations_response_are_schemas_too_and_json_schema_values_are_not() -> None:
+    status, reply, _ = ask({"contents": USER, "generationConfig": {
+        "responseMimeType": "application/json", "responseSchema": {"type": "OBJECT", "additionalProperties": False},
+        "responseJsonSchema": {"type": "object", "additionalProperties": False}},
+        "tools": [{"functionDeclarations": [{"name": "f", "response": {"type": "STRING", "const": "x"},
+                                             "parametersJsonSchema": {"type": "object", "$defs": {}}}]}]})
+    assert status == 400 and reply["error"]["message"] == "\n".join([  # body order: generationConfig first
+        AT.format("additionalProperties", "generation_config.response_schema"),
+        AT.format("const", "tools[0].function_declarations[0].response")])
+
+
+def test_every_schema_field_in_either_spelling_is_taken() -> None:
+    every = {"type": "OBJECT", "format": "f", "title": "T", "description": "d", "nullable": False, "enum": ["a"],
+             "items": {"type": "STRING"}, "maxItems": "3", "min_items": "1",
+             "properties": {"a": {"type": "STRING", "nullable": True}},
+             "required": ["a"], "minProperties": "1", "max_properties": "2", "minimum": 0, "maximum": 1,
+             "minLength": "1", "max_length": "2", "pattern": "^a", "example": {"a": 1}, "anyOf": [{"type": "STRING"}],
+             "property_ordering": ["a"], "default": None, "defs": {"x": {"type": "STRING"}}, "ref": "#/defs/x"}
+    status, _, record = ask({"contents": USER,
+                             "tools": [{"functionDeclarations": [{"name": "f", "parameters": every}]}]})
+    assert status == 200 and "body.unknown_field" not in codes(record)
+
+
+def test_the_mocks_schema_fields_are_the_protos_and_what_google_genai_sends() -> None:
+    """The proto's field list (copied above from content.proto) and google-genai's types.Schema (passed on whole in a
+    FunctionDeclaration) but for additional_properties, which google-genai refuses to send to the Developer API."""
+    from toolchoice.providers.gemini.request_fields import MESSAGES
+
+    assert set(SCHEMA_PROTO) <= set(MESSAGES["Schema"])
+    if not missing("google.genai"):
+        from google.genai import types
+
+        assert set(types.Schema.model_fields) - {"additional_properties"} == set(MESSAGES["Schema"])
+
+
+class _Place(pydantic.BaseModel):  # at module level: google-genai reads a callable's hints by name
+    name: str
+    tags: list[str] = []
+    size: int | None = None
+
+
+def _get_time(tz: str, places: list[_Place] | None = None) -> str:
+    """The time in a zone."""
+    return tz
+
+
+@needs_genai
+def test_google_genai_schemas_of_every_kind_are_answered() -> None:
+    """What google-genai builds from a types.Schema, a pydantic model (response_schema, t_schema's process_schema), a
+    dict schema and a callable (parameters_json_schema) is answered 200."""
+    from google import genai
+    from google.genai import types
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    full = types.Schema(
+        type="OBJECT", title="Args", description="d", nullable=False, min_properties=1, max_properties=5,
+        required=["tz"], property_ordering=["tz", "n"], example={"tz": "UTC"}, default={"tz": "UTC"},
+        properties={"tz": types.Schema(type="STRING", format="enum", enum=["UTC", "CET"], min_length=1, max_length=8,
+                                       pattern="^[A-Z]+$"),
+                    "n": types.Schema(type="ARRAY", min_items=1, max_items=3, items=types.Schema(
+                        type="NUMBER", minimum=0, maximum=9)),
+                    "x": types.Schema(any_of=[types.Schema(type="STRING"), types.Schema(type="INTEGER")])})
+    tools = [types.Tool(function_declarations=[
+        types.FunctionDeclaration(name="get_zone", description="d", parameters=full,
+                                  response=types.Schema(type="STRING")),
+        types.FunctionDeclaration(name="get_dict", parameters={  # type: ignore[arg-type]
+            "type": "OBJECT", "properties": {"q": {"type": "STRING"}}})]), _get_time]
+    configs = [types.GenerateContentConfig(tools=tools, automatic_function_calling=types.AutomaticFunctionCallingConfig(
+                   disable=True)),
+               types.GenerateContentConfig(response_mime_type="application/json", response_schema=list[_Place]),
+               types.GenerateContentConfig(response_mime_type="application/json", response_schema=_Place)]
+    with running_mock("gemini") as mock:
+        client = genai.Client(api_key=KEY, http_options=types.HttpOptions(base_url=mock.base_url))
+        for config in configs:
+            assert client.models.generate_content(model="gemini-2.5-flash", contents="hi", config=config).candidates
+    assert [line["status"] for line in mock.records] == [200, 200, 200], mock.records
+
+
+def test_a_field_name_holding_a_quote_or_a_newline_keeps_its_details() -> None:
+    """The details were left out when a name held '"' (the line no longer matched); a newline split one line in two."""
+    for name in ('a"b', "a\nb", 'x": Cannot find field.'):
+        status, reply, _ = ask({"contents": USER, name: 1, "tool_choice": "auto"})
+        words = [UNKNOWN.format(name), UNKNOWN.format("tool_choice")]
+        assert status == 400 and reply["error"]["message"] == "\n".join(words)
+        assert [v["description"] for v in violations(reply)] == words, name
+    status, reply, _ = ask({"contents": USER, "generationConfig": {'q"': 1}})
+    assert violations(reply) == [{"field": "generation_config", "description": AT.format('q"', "generation_config")}]
 
 
 # ---- 2. a part holding only a thought signature -----------------------------------------------------------------

@@ -6,12 +6,15 @@ A client that sends one family's tool_choice to another (Anthropic's ``{"type": 
 says which shapes its API refuses (``MockRead.shape``: a ledger entry with toolchoice's words naming the SDK type
 that leaves the shape out); where a recorded body gives the API's own words, the mock's 400 carries them (these rows),
 else toolchoice's words. ``{type}`` in the words is the request's ``tool_choice.type`` (refusal_words._filled).
+
+Beside them, the other dated facts the mock's answers follow (``bedrock.redacted_thinking_models``: which Claude models
+AWS says hand out redacted thinking).
 """
 
 from __future__ import annotations
 
 from .fact_record import CITE_END, Fact
-from .fact_values import RefusalWords
+from .fact_values import NamedModels, RefusalWords
 
 _READ = "2026-11-27"
 # Gemini's protobuf JSON parser refusing a field GenerateContentRequest has not ({name}: the field as sent), one line
@@ -51,6 +54,54 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          "'name: Required[str]', 'type: Required[Literal[\"function\"]]'", _READ,
          (RefusalWords("tool_choice.nested_function", ("openai-responses",),
                        "Unknown parameter: 'tool_choice.function'."),)),
+    Fact("xai.tool_choice_shape_words", ("xai",),
+         "xAI's API answers a tool_choice object that is not its named function ({type: function, function: {name}}) "
+         "with HTTP 422 and the body {\"error\": \"Failed to deserialize the JSON body into the target type: data did "
+         "not match any variant of untagged enum ModelToolChoice\"} (its deserializer's words, no code field). The "
+         "mock answers these words, that status and that body on the Chat Completions route (tool_choice.shape): the "
+         "recording is of api.x.ai's /v1/responses, whose tool_choice is the same ModelToolChoice; no recording of "
+         "/v1/chat/completions refusing an object was found",
+         "router-for-me/CLIProxyAPI#4718 (2026-08-01, Grok 4.5, an Anthropic tool_choice translated to an object xAI "
+         "does not take: 'request error, error status: 422', the upstream body quoted whole in the proxy's message); "
+         "#5916 (2026-09-17, grok-4.6, an allowed_tools object: 'Upstream responds HTTP 422', the words with the field "
+         "'tool_choice: ' before them, cut short in the thread); the shapes it takes: xai-org/xai-sdk-ts "
+         "spec/openapi.json ChatRequest tool_choice (fact xai.tool_choice_words), docs.x.ai function calling (read "
+         f"through #4718's notes){CITE_END}'\"message\": \"{{\\\"error\\\":\\\"Failed to deserialize "
+         "the JSON body into the target type: data did not match any variant of untagged enum "
+         "ModelToolChoice\\\"}\"' (#4718); 'The top-level `tool_choice` field should be one of the string values "
+         "\"auto\", \"required\", or \"none\" — not an object such as {\"type\":\"web_search\"}' (#4718)",
+         _READ,
+         (RefusalWords("tool_choice.shape", ("xai",), "Failed to deserialize the JSON body into the target type: data "
+                       "did not match any variant of untagged enum ModelToolChoice", status=422),)),
+    Fact("deepseek.tool_choice_shape", ("deepseek",),
+         "DeepSeek's API reference types tool_choice as ChatCompletionToolChoice (none, auto, required) or "
+         "ChatCompletionNamedToolChoice ({type: function, function: {name}}, both required); a body its deserializer "
+         "cannot read is answered 400 in its envelope (type and code invalid_request_error, param null; 422 until "
+         "2025), its words 'Failed to deserialize the JSON body into the target type: FIELD: ... at line 1 column N'. "
+         "No recording shows the words for a tool_choice object of another shape: the mock refuses it 400 in that "
+         "envelope with toolchoice's words (tool_choice.shape)",
+         "platform.deepseek.com/api-docs/api/create-chat-completion (the stored copy: tool_choice oneOf "
+         "ChatCompletionToolChoice, ChatCompletionNamedToolChoice); zhukunpenglinyutong/jetbrains-cc-gui#591 "
+         "(2026-03-06, the whole 400 body), danny-avila/LibreChat#10756 (2025-12-02, 400), cline/cline#230 (2024-09-05, "
+         f"422), LeapLabTHU/cooragent#49 (2025-04-27, 422){CITE_END}'- ChatCompletionToolChoice - "
+         "ChatCompletionNamedToolChoice'; 'API Error: 400 {\"error\":{\"message\":\"Failed to deserialize the JSON "
+         "body into the target type: messages[4].content: unknown variant tool_reference, expected text at line 1 "
+         "column 42187\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_request_error\"}}' "
+         "(#591)", _READ),
+    Fact("openrouter.tool_choice_shape", ("openrouter",),
+         "OpenRouter's chat tool_choice object is its named function ({type: function, function: {name}}) or a server "
+         "tool named by its type ({type: 'openrouter:web_search'}, ChatServerToolChoice: a type string, nothing else "
+         "required); an object with no type string (Bedrock's {any: {}}, Gemini's {mode: ANY}) fits neither. No "
+         "recording of OpenRouter refusing a tool_choice object was found: the mock refuses that one 400 with "
+         "toolchoice's words (tool_choice.shape), and an object tagged with another word ({type: any}) is "
+         "mock.choice_unread, answered as when tool_choice is left out (what OpenRouter does with a server tool type it "
+         "does not know is not recorded)",
+         "OpenRouter's openapi.yaml components/schemas ChatServerToolChoice and ChatNamedToolChoice, read through its "
+         "generated SDKs in the code index (the C# and Kotlin clients, 'Source: sdkgen://source/openapi.yaml#/components"
+         f"/schemas/ChatServerToolChoice'); fact openrouter.tool_choice_words{CITE_END}'OpenRouter extension: force a "
+         "specific server tool by naming it directly in ... instead of wrapping it in `{ type: \"function\", function: "
+         "{ name } }`'; 'OpenRouter server-tool type to force (e.g. `openrouter:web_search`, "
+         "`web_search`, `web_search_preview`)'", _READ),
     Fact("anthropic.tool_choice_shape_words", ("anthropic",),
          "Anthropic's Messages API answers a tool_choice object whose type is not auto, any, tool or none (OpenAI's "
          "{type: function, function: {...}}, {type: required}) with a 400 invalid_request_error: \"tool_choice: Input "
@@ -83,8 +134,11 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          "are GenerationConfig (and ThinkingConfig, ImageConfig), Tool (and FunctionDeclaration, GoogleSearch, "
          "GoogleMaps, CodeExecution, UrlContext, ComputerUse, FileSearch, GoogleSearchRetrieval), ToolConfig (and "
          "FunctionCallingConfig, RetrievalConfig), Content (systemInstruction, contents[]) and Part (and FunctionCall, "
-         "FunctionResponse, Blob, FileData, ExecutableCode, CodeExecutionResult), SafetySetting, each with the proto's "
-         "fields and those google-genai 3.6.1 sends to the Developer API (providers/gemini/request_fields.py). The mock "
+         "FunctionResponse, Blob, FileData, ExecutableCode, CodeExecutionResult), SafetySetting, and Schema (a "
+         "declaration's parameters and response, generationConfig's responseSchema; into its items, anyOf[i] and each "
+         "properties map value, named 'properties[i].value' by its index), each with the proto's fields and those "
+         "google-genai 3.6.1 sends to the Developer API (providers/gemini/request_fields.py; a JSON Schema sent as a "
+         "Value, parametersJsonSchema, is not looked into). The mock "
          "answers these words and that envelope on /v1beta and /v1, one line per field in body order, depth first "
          "(body.unknown_field; a functionCallingConfig field FunctionCallingConfig has not, tool_choice.shape)",
          "nashsu/llm_wiki#49 (2026-04-21, a top-level temperature, the whole body); steipete/summarize#209 "
@@ -102,7 +156,12 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          "_Tool_, _ToolConfig_, _Part_, _Content_, _SafetySetting_ ..._to_mldev converters; the index form: "
          "langchain-ai/langchainjs#9412 (at 'tools[26]', field 'tools[26]'), zed-industries/zed#43231 (at "
          "'tools[0].function_declarations[37].parameters', with its field), google-gemini/gemini-cli#13972 and "
-         "0x4m4/hexstrike-ai#70 (at 'contents[1].parts[0].function_response'), googleapis/go-genai#83 (\"thinkingConfig\" "
+         "0x4m4/hexstrike-ai#70 (at 'contents[1].parts[0].function_response'), Laisky/one-api#60 (2025-04-20, "
+         "\"additionalProperties\" at 'tools[0].function_declarations[0].parameters'), google/adk-python#1277 "
+         "(2025-06-11, generativelanguage v1beta, \"additional_properties\" at each declaration's parameters), "
+         "decolua/9router#2309 and router-for-me/CLIProxyAPI#1189 (a schema's map values: at "
+         "'request.tools[0].function_declarations[25].parameters.properties[5].value', '....properties[2].value.items', "
+         "the Code Assist endpoint's 'request.' before the place), googleapis/go-genai#83 (\"thinkingConfig\" "
          f"at 'generation_config': the name as sent){CITE_END}'{{ \"error\": {{ "
          "\"code\": 400, \"message\": \"Invalid JSON payload received. Unknown name \\\"temperature\\\": Cannot find "
          "field.\", \"status\": \"INVALID_ARGUMENT\", \"details\": [ { \"@type\": \"type.googleapis.com/"
@@ -116,4 +175,31 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          "cached_content = 9'; \"setv(parent_object, ['serviceTier'], ...)\"", _READ,
          (RefusalWords("body.unknown_field", ("gemini",), GEMINI_UNKNOWN_FIELD),
           RefusalWords("body.unknown_field", ("gemini",), GEMINI_UNKNOWN_AT))),
+    Fact("cohere.tool_choice_shape_words", ("cohere",),
+         "Cohere's v2 chat answers a tool_choice string that is not one of its options (REQUIRED, NONE) with HTTP 422 "
+         "and {id, message: \"unrecognized tool choice option 'VALUE'. For proper usage, please refer to "
+         "https://docs.cohere.com/reference/chat\"}, VALUE as sent. The mock answers these words and that status "
+         "(tool_choice.shape) for a string other than REQUIRED and NONE in any case; REQUIRED or NONE written in "
+         "another case (required, None) stays mock.choice_unread (no source says whether the API reads the case), an "
+         "object (no recording) too",
+         "langchain-ai/langchain#33833 and langchain-ai/langchain-cohere#161 (2025-11-05, command-a-03-2025 through "
+         "cohere-python, tool_choice 'any': the whole body); docs.cohere.com/reference/chat (the v2 reference, "
+         "tool_choice 'REQUIRED' or 'NONE'); pydantic/pydantic-ai#5833 (2026-06-08: 'the API returns 422 for a "
+         f"tool-name string'){CITE_END}'status_code: 422, body: {{'id': 'ce115894-4692-4629-b53b-a8bef83f4405', "
+         "'message': \"unrecognized tool choice option 'any'. For proper usage, please refer to "
+         "https://docs.cohere.com/reference/chat\"}'", _READ,
+         (RefusalWords("tool_choice.shape", ("cohere",), "unrecognized tool choice option '{choice}'. For proper "
+                       "usage, please refer to https://docs.cohere.com/reference/chat", status=422),)),
+    Fact("bedrock.redacted_thinking_models", ("bedrock",),
+         "On Bedrock, Claude 3.7 Sonnet returns flagged reasoning as a redacted thinking block (Converse: a "
+         "reasoningContent block's redactedContent); Claude 4 models do not produce redacted thinking blocks (they "
+         "redact and encrypt the full thinking into the signature). The mock answers Anthropic's test prompt for "
+         "redacted thinking with redactedContent on the models named here, and with a reasoningText block and its "
+         "signature on every other Claude id",
+         "docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-thinking-encryption.html ('Thinking redaction in "
+         "Claude 3.7 Sonnet') and claude-messages-thinking-differences.html (the stored copies, read 2026-11-27)"
+         f"{CITE_END}'The following information applies specifically to Claude 3.7 Sonnet. Claude 4 models handle "
+         "thinking differently and do not produce redacted thinking blocks.'; 'Redaction handling | Uses "
+         "redacted_thinking blocks | Redacts and encrypts full thinking, returned in a signature field'", _READ,
+         NamedModels(("claude-3-7-sonnet",), "Claude 3.7 Sonnet")),
 )

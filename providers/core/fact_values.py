@@ -37,7 +37,8 @@ class RefusalWords(NamedTuple):
     ``{tool_index}``, the index of the tool whose schema the API refuses (core/refusal_words.py).
     ``envelope``: the recorded error body's other fields beside its message, as (name, value) pairs (a recorded null is
     None), each written into the family's error object by its ``mock_error(fields=...)``; () where no recording
-    shows them, and the family's envelope keeps its defaults. The fact holding the row names the recordings."""
+    shows them, and the family's envelope keeps its defaults. ``status``: the recorded answer's HTTP status. The fact
+    holding the row names the recordings."""
 
     code: str
     providers: tuple[str, ...]
@@ -46,6 +47,7 @@ class RefusalWords(NamedTuple):
     field: tuple[str, ...] = ()
     value: Any = None
     envelope: tuple[tuple[str, Any], ...] = ()
+    status: int = 400  # the recorded answer's HTTP status (xAI's deserializer refusals are 422)
 
 
 class ChoiceCount(NamedTuple):

@@ -175,6 +175,8 @@ def api_refusal(provider: str, code: str, model: str | None, body: Any) -> Refus
         words = row.words.replace("{model}", model or "")
         if "{type}" in words:  # the tag of a tool_choice of another API's shape (core/choice_shape_words.py)
             words = words.replace("{type}", str(_at(body, ("tool_choice", "type"))))
+        if "{choice}" in words:  # a string tool_choice the API does not take, as sent (Cohere's)
+            words = words.replace("{choice}", str(_at(body, ("tool_choice",))))
         if "{tool_index}" in words:  # the first tool whose schema the API refuses (schema.rejected)
             index = _composed_tool(body)
             if index is None:

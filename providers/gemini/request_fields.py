@@ -15,14 +15,24 @@ content.proto, generative_service.proto, safety.proto at commit bc7e3baa28fbb223
 google-genai 3.6.1 sends to the Developer API (its models.py ``_*_to_mldev`` converters: the keys they set, and every
 field of a type they pass on whole; a field they refuse to send, "not supported in Gemini API", is left out where
 the proto has it not). The parser reads a field in its JSON (lowerCamel) and its proto (snake_case) spelling alike.
-A field whose message is not listed here (a Schema, a Struct, a map) is not looked into.
+A schema (``parameters``, ``response``, ``responseSchema``) is the v1beta proto's Schema message: its fields are the
+proto's and those google-genai 3.6.1's ``types.Schema`` adds and sends whole on the Developer API (``defs``, ``ref``;
+not ``additional_properties``, which its ``process_schema`` refuses for this API), walked into its ``items``,
+``anyOf`` and the values of its ``properties`` map, each value's place named ``properties[i].value`` by its index in
+the map, as the API names it ('parameters.properties[2].value.items', router-for-me/CLIProxyAPI#1189;
+'parameters.properties[5].value', decolua/9router#2309; 'additionalProperties' at 'tools[0].function_declarations[0].
+parameters', Laisky/one-api#60). A JSON Schema sent as a google.protobuf.Value (``parametersJsonSchema``,
+``responseJsonSchema``), a Struct (``args``, ``response`` of a call's result) and a field whose message is not listed
+here are not looked into.
 """
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any, Iterator
 
-# message -> {proto field name: the message its value is, or None (a scalar, a Struct, a map, or not looked into)}
+# message -> {proto field name: the message its value is ("map:M": a map whose values are M), or None (a scalar, a
+# Struct, a Value, a map of scalars, or not looked into)}
 MESSAGES: dict[str, dict[str, str | None]] = {
     # generative_service.proto GenerateContentRequest; labels, service_tier, store, continuation_token: google-genai
     # 3.6.1 _GenerateContentConfig_to_mldev (setv(parent_object, [...]))
@@ -52,8 +62,17 @@ MESSAGES: dict[str, dict[str, str | None]] = {
         "function_declarations": "FunctionDeclaration", "google_search_retrieval": "GoogleSearchRetrieval",
         "code_execution": "CodeExecution", "google_search": "GoogleSearch", "computer_use": "ComputerUse",
         "url_context": "UrlContext", "file_search": "FileSearch", "google_maps": "GoogleMaps", "mcp_servers": None},
-    "FunctionDeclaration": {"name": None, "description": None, "parameters": None, "parameters_json_schema": None,
-                            "response": None, "response_json_schema": None, "behavior": None},
+    "FunctionDeclaration": {"name": None, "description": None, "parameters": "Schema", "parameters_json_schema": None,
+                            "response": "Schema", "response_json_schema": None, "behavior": None},
+    # content.proto Schema (at bc7e3ba); defs and ref: google-genai 3.6.1 types.Schema (no alias: sent as "defs" and
+    # "ref"), passed on whole in a FunctionDeclaration; its additional_properties is refused for the Developer API
+    # (_transformers._raise_for_unsupported_mldev_properties) and by the API (Laisky/one-api#60, google/adk-python#1277)
+    "Schema": {
+        "type": None, "format": None, "title": None, "description": None, "nullable": None, "enum": None,
+        "items": "Schema", "max_items": None, "min_items": None, "properties": "map:Schema", "required": None,
+        "min_properties": None, "max_properties": None, "minimum": None, "maximum": None, "min_length": None,
+        "max_length": None, "pattern": None, "example": None, "any_of": "Schema", "property_ordering": None,
+        "default": None, "defs": "map:Schema", "ref": None},
     "GoogleSearchRetrieval": {"dynamic_retrieval_config": "DynamicRetrievalConfig"},
     "DynamicRetrievalConfig": {"mode": None, "dynamic_threshold": None},
     "CodeExecution": {},
@@ -75,7 +94,7 @@ MESSAGES: dict[str, dict[str, str | None]] = {
     # generative_service.proto GenerationConfig; audio_transcription_config: _GenerateContentConfig_to_mldev
     "GenerationConfig": {
         "candidate_count": None, "stop_sequences": None, "max_output_tokens": None, "temperature": None,
-        "top_p": None, "top_k": None, "seed": None, "response_mime_type": None, "response_schema": None,
+        "top_p": None, "top_k": None, "seed": None, "response_mime_type": None, "response_schema": "Schema",
         "response_json_schema": None, "response_json_schema_ordered": None, "presence_penalty": None,
         "frequency_penalty": None, "response_logprobs": None, "logprobs": None,
         "enable_enhanced_civic_answers": None, "response_modalities": None, "speech_config": None,
@@ -103,24 +122,37 @@ REQUEST_FIELDS = frozenset(_SPELLED["GenerateContentRequest"])
 
 def unknown(body: dict[str, Any]) -> list[tuple[str, str | None, str]]:
     """Each key of the body a message has not, in body order, depth first: (the key as sent, its message's place in
-    proto field names or None at the top, the message's name)."""
-    return list(_walk("GenerateContentRequest", body, None))
-
-
-def _walk(message: str, value: dict[str, Any], at: str | None) -> Iterator[tuple[str, str | None, str]]:
-    spelled = _SPELLED[message]
-    for key, inner in value.items():
-        name = spelled.get(key)
+    proto field names or None at the top, the message's name). Walked with a stack of its own, not by recursion: a
+    schema nested as deep as the JSON parser reads is walked whole."""
+    found: list[tuple[str, str | None, str]] = []
+    frames: list[Iterator[tuple[str, Any, Any, str | None]]] = [_fields("GenerateContentRequest", body, None)]
+    while frames:
+        task = next(frames[-1], None)
+        if task is None:
+            frames.pop()
+            continue
+        message, key, inner, at = task
+        name = _SPELLED[message].get(key)
         if name is None:
-            yield str(key), at, message
+            found.append((str(key), at, message))
             continue
         child = MESSAGES[message][name]
         if child is None:
             continue
         place = name if at is None else f"{at}.{name}"
-        if isinstance(inner, dict):
-            yield from _walk(child, inner, place)
+        if child.startswith("map:"):  # a map's entries, each value at [its index].value
+            child = child[4:]
+            inside = [(item, f"{place}[{index}].value") for index, item in enumerate(inner.values())] \
+                if isinstance(inner, dict) else []
         elif isinstance(inner, list):
-            for index, item in enumerate(inner):
-                if isinstance(item, dict):
-                    yield from _walk(child, item, f"{place}[{index}]")
+            inside = [(item, f"{place}[{index}]") for index, item in enumerate(inner)]
+        else:
+            inside = [(inner, place)]
+        inside = [(item, where) for item, where in inside if isinstance(item, dict)]
+        if inside:  # depth first: these fields before the next key of this message
+            frames.append(chain.from_iterable([_fields(child, item, where) for item, where in inside]))  # bound now
+    return found
+
+
+def _fields(message: str, value: dict[str, Any], at: str | None) -> Iterator[tuple[str, Any, Any, str | None]]:
+    return ((message, key, inner, at) for key, inner in value.items())

@@ -101,6 +101,7 @@ class Judged(NamedTuple):
     neutral: Any = None  # the neutral tool_choice as JSON
     # the recorded error body's other fields for ``refusal`` (RefusalWords.envelope), written by the family's mock_error
     envelope: tuple[tuple[str, Any], ...] = ()
+    status: int = 400  # the refusal's HTTP status: 400, or the recorded answer's (RefusalWords.status)
 
 
 def _body_limits(provider: str, model: str | None) -> tuple[Any, ...]:
@@ -127,6 +128,7 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
     choice: ToolChoice | None = None
     refusal = read.refusal
     envelope: tuple[tuple[str, Any], ...] = ()
+    status = 400
     limit = CAPABILITIES[provider].tool_limit  # more tools than a source says the API takes: its words, first
     over = limit.over(body) if limit is not None else None
     if over is not None:
@@ -139,7 +141,7 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
         refusal = choice_refusal(provider, body)
     shaped = refusal is None and read.shape is not None
     if shaped:  # another API's tool_choice shape: the API's 400 (not "answered as auto": mock.choice_unread below)
-        refusal, envelope = _in_api_words(provider, read.shape, read, body, findings)  # type: ignore[arg-type]
+        refusal, envelope, status = _in_api_words(provider, read.shape, read, body, findings)  # type: ignore[arg-type]
     stated = choice_words(provider)  # the words the provider's dated fact states (core/choice_word_facts.py)
     fact_id, words = stated if stated is not None else ("", None)
     if refusal is None and words is not None and words.others == "refused" and isinstance(read.requested, str) \
@@ -181,7 +183,7 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
         if problem is not None:
             if "not a declared tool" in problem.message or "not a tool name" in problem.message:
                 if read.tools and refusal is None:  # with no tools, the planner says (tool_choice.without_tools)
-                    refusal, envelope = _in_api_words(provider, LedgerEntry("error", "tool_choice.undeclared",
+                    refusal, envelope, status = _in_api_words(provider, LedgerEntry("error", "tool_choice.undeclared",
                                                                             problem.message), read, body, findings)
                 try:  # the line still says how the choice reads: with the names it mentions taken as declared
                     choice = parse_tool_choice(value, names + tuple(_strings(value)))
@@ -197,13 +199,13 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
     if refusal is None:
         refusing = _translator_judgement(provider, read, choice, findings, read.decided)
         if refusing is not None:
-            refusal, envelope = _in_api_words(provider, refusing, read, body)
+            refusal, envelope, status = _in_api_words(provider, refusing, read, body)
     _pairing(read.messages, findings)
     _signatures(read.messages, findings)
     if read.unjudged:
         findings.append(LedgerEntry("info", "mock.unjudged", "fields toolchoice does not model, passed unjudged: "
                                     + ", ".join(read.unjudged)))
-    return Judged(read, choice, names, tuple(findings), refusal, neutral, envelope)
+    return Judged(read, choice, names, tuple(findings), refusal, neutral, envelope, status if refusal else 400)
 
 
 def _strings(value: Any) -> list[str]:
@@ -217,14 +219,14 @@ def _strings(value: Any) -> list[str]:
 
 
 def _in_api_words(provider: str, refusing: LedgerEntry, read: MockRead, body: Any,
-                  findings: list[LedgerEntry] | None = None) -> tuple[str, tuple[tuple[str, Any], ...]]:
-    """The 400's message for a refusal toolchoice words with its advice: the API's own words where a source records
-    them for this case (core/refusal_words.py), with the recorded body's other fields, else toolchoice's line and no
-    fields. The line stays a finding (``findings``: add it there when it is not one yet)."""
+                  findings: list[LedgerEntry] | None = None) -> tuple[str, tuple[tuple[str, Any], ...], int]:
+    """The refusal's message for a refusal toolchoice words with its advice: the API's own words where a source
+    records them for this case (core/refusal_words.py), with the recorded body's other fields and status, else
+    toolchoice's line, no fields and 400. The line stays a finding (``findings``: add it there when it is not one yet)."""
     if findings is not None:
         findings.append(refusing)
     row = api_refusal(provider, refusing.code, read.model, body)
-    return (row.words, row.envelope) if row is not None else (refusing.message, ())
+    return (row.words, row.envelope, row.status) if row is not None else (refusing.message, (), 400)
 
 
 def _translator_judgement(provider: str, read: MockRead, choice: ToolChoice | None,

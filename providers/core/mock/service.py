@@ -141,10 +141,11 @@ class MockService:
         if judged.refusal is not None or read is None:
             self._refuse()
             param = read.refusal_param if read is not None and judged.refusal == read.refusal else None
-            body, out = self.error(400, redacted(judged.refusal or "invalid request", named, found), param=param,
+            status = judged.status  # 400, or the recorded answer's (xAI's 422)
+            body, out = self.error(status, redacted(judged.refusal or "invalid request", named, found), param=param,
                                    fields=judged.envelope)
-            line = self._traced(record(number, self.provider, path, judged, 400, None, stream), judged)
-            return Exchange(400, out, body, None, redacted(line, named, found), delay, secrets=kept, found=found)
+            line = self._traced(record(number, self.provider, path, judged, status, None, stream), judged)
+            return Exchange(status, out, body, None, redacted(line, named, found), delay, secrets=kept, found=found)
         answer = plan_answers(judged, step, number)
         line = self._traced(record(number, self.provider, path, judged, 200, answer, stream), judged, answer, number)
         cut = step.cut_after if step is not None else None
