@@ -1,7 +1,10 @@
 """Trial 11e, an adversarial round on the surfaces not yet attacked hard: wire snapshots edited or replaced by hand
 (`render --snapshot`), the Python API given a key or a bad value where the docs say one clear ``ToolchoiceError``
 (docs/python.md "Wrong arguments", "the errors say no key either"), and ``running_mock``'s address. Snapshot cases
-run the installed command in a real process; the API cases run in-process against a real ``running_mock``."""
+run the installed command's entry in-process (tests/cli.py: the same ``run`` the console script calls, its exit code
+and output), and in a real process where the process is the check (an address-space limit, a lone surrogate written
+to a real stdout's encoding, a limit variable read at start-up, a regex bound in time whose slow patterns the
+process remembers); the API cases run in-process against a real ``running_mock``."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from typing import Any, Callable
 
 import pytest
 
+from cli import run_cli
 from toolchoice.providers import ToolchoiceError, WrongArgument, load_scenario_text, parse_reply, translate
 from toolchoice.providers.core import jobs, runner
 from toolchoice.providers.core.mock.server import running_mock
@@ -40,7 +44,7 @@ def _toolchoice(*args: str, cwd: Path, memory: int | None = None) -> subprocess.
 @pytest.fixture()
 def snapshot_folder(tmp_path: Path) -> Path:
     shutil.copy(ROOT / "configs" / "weather.yaml", tmp_path)
-    done = _toolchoice("render", "weather.yaml", "-p", "openai", "--snapshot", "snap", "--update", cwd=tmp_path)
+    done = run_cli(["render", "weather.yaml", "-p", "openai", "--snapshot", "snap", "--update"], cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     return tmp_path
 
@@ -52,13 +56,13 @@ def test_a_snapshot_file_that_is_not_utf8_is_a_drift_not_an_internal_error(snaps
     # a merge tool or an editor saving in Latin-1 leaves bytes UTF-8 cannot read: the check said "internal error:
     # UnicodeDecodeError" (exit 70), and so did --update, which could then never repair the folder
     (snapshot_folder / "snap" / "weather" / "openai.json").write_bytes(b'{"model": "caf\xe9"}\n')
-    checked = _toolchoice("render", "weather.yaml", "-p", "openai", "--snapshot", "snap", cwd=snapshot_folder)
+    checked = run_cli(["render", "weather.yaml", "-p", "openai", "--snapshot", "snap"], cwd=snapshot_folder)
     assert checked.returncode == 5, checked.stderr
     assert "--- weather/openai.json: changed" in checked.stdout and "internal error" not in checked.stderr
     assert '-{"model": "caf\ufffd"}' in checked.stdout  # the diff shows what is there, the unreadable byte marked
-    updated = _toolchoice("render", "weather.yaml", "-p", "openai", "--snapshot", "snap", "--update", cwd=snapshot_folder)
+    updated = run_cli(["render", "weather.yaml", "-p", "openai", "--snapshot", "snap", "--update"], cwd=snapshot_folder)
     assert updated.returncode == 0 and "updated 1" in updated.stdout, updated.stderr
-    again = _toolchoice("render", "weather.yaml", "-p", "openai", "--snapshot", "snap", cwd=snapshot_folder)
+    again = run_cli(["render", "weather.yaml", "-p", "openai", "--snapshot", "snap"], cwd=snapshot_folder)
     assert again.returncode == 0 and "1 snapshot files match" in again.stdout
 
 
@@ -103,12 +107,10 @@ def test_a_snapshot_changes_a_folder_name_only_where_it_is_a_path(tmp_path: Path
         'tools:\n  - name: search_docs\n    description: "Search https://docs.example.com/help/articles"\n'
         "    parameters: {type: object, properties: {q: {type: string}}}\ntool_choice: required\n"
         "messages: [{role: user, content: hi}]\n", encoding="utf-8")
-    exe = shutil.which("toolchoice", path=str(Path(sys.executable).parent))
-    assert exe
 
     def render(home: str, *extra: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([exe, "render", "help.yaml", "-p", "openai", "--snapshot", "snap", *extra],
-                              capture_output=True, text=True, cwd=tmp_path, timeout=60, env={**os.environ, "HOME": home})
+        return run_cli(["render", "help.yaml", "-p", "openai", "--snapshot", "snap", *extra], cwd=tmp_path,
+                       env={**os.environ, "HOME": home})
 
     assert render("/h", "--update").returncode == 0
     written = json.loads((tmp_path / "snap" / "help" / "openai.json").read_text(encoding="utf-8"))
@@ -286,7 +288,7 @@ def test_a_trace_attribute_index_int_cannot_read_is_not_an_internal_error(tmp_pa
         for attribute in span["attributes"]:
             attribute["key"] = attribute["key"].replace("llm.input_messages.1.", f"llm.input_messages.{index}.")
     (tmp_path / "trace.json").write_text(json.dumps(trace), encoding="utf-8")
-    done = _toolchoice("trace", "trace.json", cwd=tmp_path)
+    done = run_cli(["trace", "trace.json"], cwd=tmp_path)
     assert "internal error" not in done.stderr and done.returncode in (0, 2), done.stderr
     assert len(done.stderr.strip().splitlines()) <= 1
 

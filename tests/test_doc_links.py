@@ -1,10 +1,12 @@
 """Every relative link in README.md and docs/*.md resolves: the file exists, and a ``#fragment`` names a
 heading of the target page (GitHub's anchors: lower case, punctuation but ``-`` and ``_`` dropped, spaces
 as ``-``, a repeated heading ``-1``, ``-2``, ...). Links are read with markdown-it-py (rich's own Markdown
-parser), so a link-like text inside code is not a link."""
+parser), so a link-like text inside code is not a link. A page's anchors and links are read once per text (a page
+is the target of many links, and every page is read again for the linked-from check), not once per link."""
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -22,7 +24,8 @@ def _inline_text(token) -> str:
     return "".join(child.content for child in token.children or () if child.type in ("text", "code_inline"))
 
 
-def anchors(text: str) -> set[str]:
+@functools.cache
+def anchors(text: str) -> frozenset[str]:
     tokens = PARSER.parse(text)
     seen: dict[str, int] = {}
     out = set()
@@ -33,16 +36,17 @@ def anchors(text: str) -> set[str]:
         count = seen.get(slug, 0)
         seen[slug] = count + 1
         out.add(slug if count == 0 else f"{slug}-{count}")
-    return out
+    return frozenset(out)
 
 
-def links(text: str) -> list[str]:
+@functools.cache
+def links(text: str) -> tuple[str, ...]:
     out = []
     for token in PARSER.parse(text):
         for child in token.children or ():
             if child.type == "link_open":
                 out.append(str(child.attrs["href"]))
-    return out
+    return tuple(out)
 
 
 def broken_links(page: Path) -> list[str]:

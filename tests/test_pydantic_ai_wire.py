@@ -109,10 +109,20 @@ def _model(provider: str, base: str, model: str) -> Any:
         return _host_model(provider, base, model)
     assert provider == "bedrock"
     from pydantic_ai.models.bedrock import BedrockConverseModel
+
+    return BedrockConverseModel(model, provider=_bedrock_provider(base))
+
+
+@functools.cache
+def _bedrock_provider(base: str) -> Any:
+    """One BedrockProvider (its boto3 client) per mock, as a pydantic-ai user keeps one: each model class above gets
+    it. Building the client parses botocore's bedrock-runtime model anew (~70 ms, most of a Bedrock case); the body
+    the model class sends is made from the model and its settings, and pydantic-ai registers its handlers on a
+    client once (pydantic_ai/models/bedrock.py, ``_register_extra_headers``)."""
     from pydantic_ai.providers.bedrock import BedrockProvider
 
-    return BedrockConverseModel(model, provider=BedrockProvider(
-        region_name="us-east-1", aws_access_key_id="AKIDPYDANTICAIWIRE", aws_secret_access_key="unused", base_url=base))
+    return BedrockProvider(region_name="us-east-1", aws_access_key_id="AKIDPYDANTICAIWIRE",
+                           aws_secret_access_key="unused", base_url=base)
 
 
 # The OpenAI-compatible hosts: toolchoice's provider id -> the pydantic-ai model class and provider class a user takes

@@ -605,7 +605,7 @@ def test_a_compressed_reply_is_read_decoded(aio, encoding):
     assert response.status == 200 and response.body == reply and response.headers["content-encoding"] == encoding
 
 
-@functools.cache  # the same bytes for both clients (and test_aio_transport's run): ~0.1 s of CPU a compression
+@functools.cache  # the same bytes for both clients: ~0.1 s of CPU a compression
 def _gzip_bomb_of_32_mib() -> bytes:
     import gzip
 
