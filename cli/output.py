@@ -253,8 +253,15 @@ def output_redactor(names: Iterable[str] = (), secrets: dict[str, str] | None = 
 
 def emit_json(document: Any, redactor: Redactor) -> None:
     """A JSON document on stdout, every string redacted before it is laid out (so the output is still
-    valid JSON, and a key is never cut by escaping or indentation)."""
-    write_json(redactor.text(dumps(redactor.data(document))))
+    valid JSON, and a key is never cut by escaping or indentation): ``json_document``."""
+    write_json(json_document(document, redactor))
+
+
+def json_document(document: Any, redactor: Redactor) -> str:
+    """What ``--format json`` prints of ``document``: ``redactor.text(dumps(redactor.data(document)))``, the data
+    redacted and then its JSON text, done in one pass (``Redactor.document``: the text pass only over the strings it
+    could still change; tests/test_redaction_one_pass.py holds the two equal)."""
+    return redactor.document(document, dump=dumps)
 
 
 def emit_drawn(draw: Callable[[Any], None], redactor: Redactor) -> None:

@@ -73,12 +73,12 @@ def tools(
     doc = {"tools": [*(_neutral(t) for t in imported.tools),  # then the hosted tools, as a scenario writes them
                      *({"type": t.kind, **t.fields} for t in imported.native)]}
     redactor = output_redactor()  # a key set in the environment, in a tool file's text (it was printed raw)
+    if format is ToolsFormat.json:  # data, then its JSON text, in one pass (output.json_document)
+        write_json(redactor.document({**doc, "ledger": [e.to_json() for e in imported.notes]}, dump=dumps))
+        return
     # each string redacted before the YAML is laid out: a key redacted in the text read back as a list
     # (`description: [redacted]`), a scenario the tools were printed to be pasted into refused
     doc = redactor.data(doc)
-    if format is ToolsFormat.json:
-        write_json(redactor.text(dumps({**doc, "ledger": [e.to_json() for e in imported.notes]})))
-        return
     from .output import yaml_text
 
     # one comment line each: a newline in a message (a tool type or file name from outside) would end the comment

@@ -95,7 +95,7 @@ def _listing(source_key: str, file: Path, kind: str, items: list[Any], option: s
         raise ToolchoiceError(f"{file} holds {len(items)} {kind}: --scenario-out writes one scenario",
                               hint=f"pick one with {option}; `toolchoice trace {file}` lists them")
     if format is TraceFormat.json:
-        write_json(redact.text(dumps({source_key: str(file), kind: redact.data(items)})))
+        write_json(redact.document({source_key: str(file), kind: items}, dump=dumps))
         return
     write(redact.text(f"# {_line(str(file))} holds {len(items)} {kind}: pick one with {option}\n"
                       + yaml_list(kind, redact.data(items))))
@@ -106,14 +106,13 @@ def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Redactor,
     """The scenario on stdout, or in ``scenario_out`` and one line saying so (``then``: the render options it
     suggests). Its strings are redacted before it is laid out, as ``emit_json`` does: a key redacted in the YAML text
     became ``content: [redacted]``, a list that the scenario reader refuses (or an ``enum`` it reads otherwise)."""
-    data = redact.data(data)
     if format is TraceFormat.json:
         for e in notes:
             sys.stderr.write(redact.text(_line(f"{e.severity} {e.code}: {e.message}")) + "\n")
-        text = redact.text(dumps(data))
+        text = redact.document(data, dump=dumps)  # data, then its JSON text, in one pass (output.json_document)
     else:
         lines = "".join(f"# {_line(f'{e.severity} {e.code}: {e.message}')}\n" for e in notes)
-        text = redact.text(lines + yaml_text(data))
+        text = redact.text(lines + yaml_text(redact.data(data)))
     if scenario_out is None:  # JSON text takes JSON's escapes (write's \U000e0041 is none: the document would not read)
         (write_json if format is TraceFormat.json else write)(text)
         return

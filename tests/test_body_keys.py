@@ -415,8 +415,8 @@ def test_a_key_the_upstream_spells_out_in_pieces_is_not_kept_by_the_proxy(tmp_pa
     assert not _leaks(json.dumps(records), [SPELLED])
 
 
-_PARTS = ["sk-", "sk-ant-api03-", "sk-proj-", "T3BlbkFJ", "AIza", "AKIA", "ASIA", "gsk_", "xai-", "hf_", "ghp_",
-          "github_pat_", "EXAMPLE",
+_PARTS = ["sk-", "sk-ant-api03-", "sk-proj-", "T3BlbkFJ", "AIza", "AQ.Ab", "AQ.", "AKIA", "ASIA", "gsk_", "xai-",
+          "hf_", "ghp_", "github_pat_", "EXAMPLE",
           "a", "Z", "0", "9", "_", "-", " ", "\n", "\\", "é", "abcdefghij", "ABCDEFGHIJKLMNOP", "0123456789"]
 
 
@@ -428,17 +428,19 @@ def test_the_prefix_search_finds_what_the_shapes_pattern_finds() -> None:
 
     from hypothesis import given, settings, strategies as st
 
-    from toolchoice.providers.core.key_looks import _openai_style
+    from toolchoice.providers.core.key_looks import _openai_style, _random_token
     from toolchoice.providers.core.redaction import KEY_SHAPES, key_shapes
 
     edge, end = r"(?<![A-Za-z0-9_-])", r"(?![A-Za-z0-9_-])"
-    everywhere = re.compile("|".join(f"(?P<{'openai' if prefix == 'sk-' else f'row{i}'}>{edge}(?:{pattern}){end})"
+    names = {"sk-": "openai", "AQ.": "google_auth"}
+    everywhere = re.compile("|".join(f"(?P<{names.get(prefix, f'row{i}')}>{edge}(?:{pattern}){end})"
                                      for i, (_, prefix, pattern, _) in enumerate(KEY_SHAPES)))
+    read = {"openai": _openai_style, "google_auth": lambda key: _random_token(key[5:])}
 
     @settings(max_examples=300, deadline=None, database=None)
     @given(st.lists(st.sampled_from(_PARTS), max_size=40).map("".join))
     def check(text: str) -> None:
-        wanted = [m.group() for m in everywhere.finditer(text) if m.lastgroup != "openai" or _openai_style(m.group())
+        wanted = [m.group() for m in everywhere.finditer(text) if read.get(m.lastgroup, bool)(m.group())
                   ] if len(text) >= 20 else []
         assert [key for key, _, _ in key_shapes(text)] == wanted
 

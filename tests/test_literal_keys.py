@@ -142,10 +142,16 @@ OPENAI_KINDS = {
     "DeepSeek (32 hex digits)": "sk-" + "0f1e2d3c4b5a6978" * 2,
     "OpenRouter": "sk-or-v1-" + "9a8b7c6d5e4f3a2b" * 4,
     "a gateway's sk- + token_urlsafe(32)": "sk-" + "Vb3_qT9xLm2-Kp7RzW4nHc8Jd1Fs5Gy6Ea0UoP2iY",
+    # langfuse/langfuse packages/shared/src/server/auth/apiKeys.ts: sk: `sk-lf-${randomUUID()}`
+    "Langfuse (sk-lf- + a random UUID)": "sk-lf-" + "3f2a9c1e-7b4d-4e8a-9c2f-1d5e6a7b8c9d",
+    "sk- + a random UUID": "sk-" + "c4e1a7b2-9d3f-4a6e-8b5c-2f7d1e9a3b6c",
+    "project, one lower-case run of letters and digits": "sk-proj-" + "q7w9e2r4t6y8u1i3o5p0a2s4",
 }
 # names an sk- prefix begins: a scikit-learn model, a tool, a project's setting (20 characters or more, digits too)
 SK_NAMES = ["sk-learn-regressor-2024-v2", "sk-Learn-Regressor-2024-V2", "sk-proj-settings-2024-v2",
-            "sk-tool-lookup-weather-v2-2025", "sk-learn_gradient_boosting_2024_07"]
+            "sk-tool-lookup-weather-v2-2025", "sk-learn_gradient_boosting_2024_07", "sk-LinearRegression2024",
+            "sk-proj-LinearRegressionModel2024", "sk-proj-data-pipeline-2024-v2", "sk-build-2024-01-15-a1b2c3d4",
+            "sk-lf-dataset-export-2024-v2"]
 
 
 @pytest.mark.parametrize("kind", sorted(OPENAI_KINDS))

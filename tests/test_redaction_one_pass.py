@@ -22,7 +22,10 @@ _PARTS = [ENV_KEY, MCP_TOKEN, SHAPED, PLAIN, ENV_KEY[5:19], ENV_KEY[-13:], MCP_T
           PLAIN[:12], "\n" + ENV_KEY[10:21], "\t" + ENV_KEY[16:27], "\n" + SHAPED[26:37],  # an escape's letter: a run
           "\n", "\t", "\r", '"', "\\", "\x1b", "\\n", "\\u001b",
           "[redacted]", "$OPENAI_API_KEY", "Bearer ", "?key=", "&access_token=", '{"api_key": "', '"}', " ", "x",
-          "é", "sk-", "AIza", "0123456789", ": ", ", "]
+          "é", "sk-", "AIza", "0123456789", ": ", ", ",
+          # an AWS secret access key is found beside an access key id in the same text (key_looks._aws_secret_spans)
+          "AKIA" + "Q3ZB7XK2M9TR4WPL", "Zk3pQ8rT/2vXw+9LmN4bYc7HdJ1sFgA6eU0oWiKq", "=", "u001b",
+          "AQ.Ab8" + "xY3_kL9mP2-qR7sT4vW1zB5nC8dF0gH6jK2lM4pQ7rS9tU"]
 TEXTS = st.lists(st.sampled_from(_PARTS), max_size=8).map("".join)
 NAMES = st.sampled_from(["content", "api_key", "apiKey", "my api key", "token", "key", "password", "text", "args"])
 SCALARS = st.one_of(TEXTS, st.integers(-10**20, 10**20), st.floats(allow_nan=False), st.booleans(), st.none())
@@ -75,3 +78,30 @@ def test_a_key_that_could_match_outside_a_string_takes_both_passes() -> None:
     assert one == two and digits not in one
     assert _text_again(Redactor({'quo"ted-secret-value': "$Q"})) is None
     assert _text_again(Redactor({ENV_KEY: "$OPENAI_API_KEY"}, found={PLAIN: "[redacted]"})) is not None
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(DOCUMENTS)
+@example({ENV_KEY: None, "\n" + ENV_KEY[10:21]: None})
+@example({"content": None, "": {ENV_KEY: PLAIN}})
+@example({"content": "\n" + ENV_KEY[10:21], "n": 12345678})
+def test_format_json_writes_in_one_pass_what_the_two_passes_wrote(value: Any) -> None:
+    """`--format json` (parse, providers --model, trace, tools: ``cli.output.json_document``) printed
+    ``text(dumps(data(document)))``; it now takes ``Redactor.document`` with its own ``dumps`` (the standard library's
+    indented text below 32 kB), and prints the same text."""
+    from toolchoice.cli.output import dumps, json_document
+
+    secrets = {ENV_KEY: "$OPENAI_API_KEY", MCP_TOKEN: "[redacted]"}
+    redactor = Redactor(secrets, found=pattern_keys(value))
+    assert json_document(value, redactor) == redactor.text(dumps(redactor.data(value)))
+
+
+def test_format_json_falls_back_to_both_passes_as_a_save_does() -> None:
+    """A key of digits could match in the document's numbers: the text pass runs over the whole JSON text, so the
+    number holding it is hidden in `--format json` as in a save."""
+    from toolchoice.cli.output import json_document
+
+    digits = "9876543210123456"
+    redactor = Redactor({digits: "$NUMERIC_KEY"})
+    shown = json_document({"id": int(digits), "note": "x"}, redactor)
+    assert digits not in shown and "$NUMERIC_KEY" in shown

@@ -34,11 +34,21 @@ KEY_SHAPES: tuple[tuple[str, str, str, str], ...] = (
      "2026-11-27: mongodb/kingfisher PR #68 'OpenAI API keys can now take different forms: sk-proj-, sk-svcacct-, "
      "sk-None-'; langflow-ai/langflow PR #12122 'sk-proj (project keys) sk- (legacy user account keys) sk-svcacct "
      "(service account keys) or sk-None'; DeepSeek's keys (sk- and 32 hex digits) and OpenRouter's (sk-or-v1-) take "
-     "the same form, and so do self-hosted gateways' keys made as 'sk-' + secrets.token_urlsafe(n)"),
+     "the same form, and so do self-hosted gateways' keys made as 'sk-' + secrets.token_urlsafe(n); "
+     "langfuse/langfuse packages/shared/src/server/auth/apiKeys.ts (read 2026-11-27): generateKeySet "
+     "'sk: `sk-lf-${randomUUID()}`'"),
     ("a Google API key", "AIza", r"AIza[0-9A-Za-z_-]{35}",
      "learn.microsoft.com/purview/sit-defn-google-api-key (read 2026-11-27): 'A combination of 39 characters', "
-     "\"A token prefix (case-sensitive) 'AIza'\"; Google AI Studio now also issues keys starting AQ. "
-     "(discuss.ai.google.dev/t/170415), which have no shape to tell them by"),
+     "\"A token prefix (case-sensitive) 'AIza'\""),
+    # no Google page gives the auth keys' length or alphabet: AQ.Ab and 40 or more URL-safe characters is what every
+    # quoted one holds (53 characters in the public code read: AQ. and 50), read as random (_read_as_key: not words
+    # joined by hyphens); base64 has no '.', and a JWT's segments are joined after other base64 characters, which
+    # the left edge refuses
+    ("a Google auth key", "AQ.", r"AQ\.Ab(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{40,}",
+     "ai.google.dev/gemini-api/docs/api-key (read 2026-11-27): 'All new API keys created in Google AI Studio are "
+     "automatically created as auth keys', standard keys refused from September 2026; secondary, read 2026-11-27: "
+     "raplsworks.hashnode.dev 'Your new Gemini API key starts with AQ., not AIza' ('It started with AQ.Ab', "
+     "'a new Auth key (AQ.Ab...)'); discuss.ai.google.dev/t/170415"),
     ("an AWS access key id", "AKIA", r"(?:AKIA|ASIA)[A-Z0-9]{16}",
      "docs.aws.amazon.com STS GetAccessKeyInfo (read 2026-11-27): 'an access key ID (for example, "
      "AKIAIOSFODNN7EXAMPLE)', 'Access key IDs beginning with AKIA are long-term credentials ... beginning with ASIA "
@@ -63,10 +73,16 @@ KEY_SHAPES: tuple[tuple[str, str, str, str], ...] = (
 # Which matches of the OpenAI-style row are keys (its source above): one run of letters and digits (OpenAI's legacy
 # keys, sk- and 48; DeepSeek's, 32 hex digits), OpenAI's base64 marker T3BlbkFJ ("OpenAI") that every key in
 # gitleaks' rule holds, OpenAI's own kinds (sk-proj-, sk-svcacct-, sk-admin-, sk-None-) with 40 more characters
-# (gitleaks' examples hold 58-74 on each side of the marker), OpenRouter's sk-or-v1- with 32 more; else a random
-# token (_random_token). A plain name has words between its hyphens: sk-learn-regressor-2024-v2 is none of these.
+# (gitleaks' examples hold 58-74 on each side of the marker) or with one run of 20 letters and digits (as the legacy
+# keys), OpenRouter's sk-or-v1- with 32 more, a random UUID after sk- or a short word (Langfuse's sk-lf-); else a
+# random token (_random_token). A plain name has words between its hyphens: sk-learn-regressor-2024-v2 is none of these.
 _OPENAI_KINDS = re.compile(r"sk-(?:[A-Za-z0-9]+|[A-Za-z0-9_-]*T3BlbkFJ[A-Za-z0-9_-]*|(?:proj|svcacct|admin|None)-"
-                           r"[A-Za-z0-9_-]{40,}|or-v[0-9]+-[A-Za-z0-9]{32,})")
+                           r"[A-Za-z0-9_-]{40,}|or-v[0-9]+-[A-Za-z0-9]{32,}"
+                           # a random UUID (lower-case hex, dashed 8-4-4-4-12), alone or after a short word: Langfuse's
+                           # secret keys, sk-lf- + randomUUID(); no name is spelled in hex groups of those lengths
+                           r"|(?:[a-z]{2,4}-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+                           # OpenAI's kinds with one run of letters and digits, as the legacy sk- + one run: 20 or more
+                           r"|(?:proj|svcacct|admin|None)-(?P<run>[A-Za-z0-9]{20,}))")
 _CLASS = {**dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZ", 0), **dict.fromkeys("abcdefghijklmnopqrstuvwxyz", 1),
           **dict.fromkeys("0123456789", 2)}
 RANDOM_SWITCHES = 0.4  # the share of neighbouring letters and digits that switch between upper, lower and digit
@@ -93,8 +109,9 @@ _CAMEL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,}|[0-9]{1,8})+")
 def _openai_style(key: str) -> bool:
     """Whether a match of the OpenAI-style row is a key (``_OPENAI_KINDS`` but a ``_CAMEL_WORDS`` name,
     ``_random_token``)."""
-    return (_OPENAI_KINDS.fullmatch(key) is not None and _CAMEL_WORDS.fullmatch(key, 3) is None) or _random_token(
-        key[3:])
+    kind = _OPENAI_KINDS.fullmatch(key)
+    words_at = 3 if kind is None or kind.group("run") is None else kind.start("run")
+    return (kind is not None and _CAMEL_WORDS.fullmatch(key, words_at) is None) or _random_token(key[3:])
 
 
 def key_shapes(text: str) -> list[tuple[str, str, str]]:
@@ -108,9 +125,19 @@ def key_shapes(text: str) -> list[tuple[str, str, str]]:
 # The shapes as one pattern with a look-behind for the edge, tried at every place of a text, cost ~0.5 s a MB (the
 # look-behind, per pattern; a 10 MB body took 4.7 s); every shape begins with one of these prefixes, which one
 # C-speed search finds (~9 ms a MB), and the shape is tried only there (the same matches: tests/test_body_keys.py).
-_PREFIXES = re.compile(r"sk-|AIza|AKIA|ASIA|gsk_|xai-|hf_|gh[pousr]_|github_pat_")
+_PREFIXES = re.compile(r"sk-|AIza|AQ\.Ab|AKIA|ASIA|gsk_|xai-|hf_|gh[pousr]_|github_pat_")
 _SHAPE_AT = re.compile("|".join(f"(?P<s{i}>(?:{pattern}){_END})" for i, (_, _, pattern, _) in enumerate(KEY_SHAPES)))
 _OPENAI_GROUP = f"s{next(i for i, row in enumerate(KEY_SHAPES) if row[1] == 'sk-')}"
+_GOOGLE_AUTH_GROUP = f"s{next(i for i, row in enumerate(KEY_SHAPES) if row[1] == 'AQ.')}"
+
+
+def _read_as_key(group: str | None, key: str) -> bool:
+    """Whether a match of a row whose pattern alone could spell words is a key: the OpenAI-style row's
+    (``_openai_style``) and Google's auth keys', whose tail must read as random (``_random_token``: AQ.About-the-
+    release-notes-2024 is words)."""
+    if group == _OPENAI_GROUP:
+        return _openai_style(key)
+    return group != _GOOGLE_AUTH_GROUP or _random_token(key[5:])
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 # AWS's documentation's own example key ids (AKIAIOSFODNN7EXAMPLE, read 2026-11-27 in the STS GetAccessKeyInfo page
 # quoted above) are no one's key: text quoting them (a tool's description) is shown as written, as gitleaks allows
@@ -134,7 +161,7 @@ def _shape_spans(text: str, json_text: bool = True, examples: bool = False) -> l
         if start == 0 or text[start - 1] not in _KEY_CHARS or (json_text and _after_escape(text, start)):
             whole = _SHAPE_AT.match(text, start)
             if whole is not None and (examples or not _DOCUMENTED.fullmatch(whole.group())) and (
-                    whole.lastgroup != _OPENAI_GROUP or _openai_style(whole.group())):
+                    _read_as_key(whole.lastgroup, whole.group())):
                 spans.append((start, whole.end(), int(whole.lastgroup[1:])))  # type: ignore[index]
                 at = whole.end()
                 continue
@@ -231,10 +258,49 @@ def _member_spans(text: str) -> list[tuple[int, int]]:
 _QUERY_KEY = re.compile(r"[?&]([A-Za-z_][A-Za-z0-9_.-]{0,63})=([A-Za-z0-9._~+/%%-]{%d,})" % MIN_SECRET_LENGTH)
 
 
+# An AWS secret access key has no prefix: 40 characters of base64's alphabet (secondary, read 2026-11-27:
+# docs.devexpress.com AmazonFileSystemProvider.SecretAccessKey 'The secret access key is 40 alpha-numeric-slash-plus
+# characters like wJalrXUtnFEMI/K7MDENG/bPxRfiC+EXAMPLEKEY'), written beside its access key id (docs.aws.amazon.com
+# cli/latest/userguide/cli-configure-files.html, read 2026-11-27: the credentials file's profiles, each
+# 'aws_access_key_id' and 'aws_secret_access_key'). Alone it is what a hash or a piece of base64 looks like; beside an
+# access key id (AKIA/ASIA, not AWS's documented example) in the same text (a pasted ~/.aws/credentials, an env
+# listing, `aws configure` typed into a prompt) it is the key's other half. Taken there: a run of exactly 40 such
+# characters holding an upper-case letter, a lower-case letter and a digit (a hex hash holds one case only), not
+# followed by base64's padding '=' (a 30-byte value's base64), and not AWS's example (...EXAMPLEKEY).
+_AWS_ID_ROW = next(i for i, row in enumerate(KEY_SHAPES) if row[1] == "AKIA")
+_BASE64_RUN = re.compile(r"[A-Za-z0-9/+]{40,}")
+_ESCAPE_LETTER = re.compile(r"\\(?:[nrtbf]|u[0-9a-fA-F]{4})")
+
+
+def _has_each_class(key: str) -> bool:
+    """An upper-case letter, a lower-case letter and a digit."""
+    return any(c.isupper() for c in key) and any(c.islower() for c in key) and any(c.isdigit() for c in key)
+
+
+def _aws_secret_spans(text: str) -> list[tuple[int, int]]:
+    """The 40-character AWS secret access keys ``text`` holds, for a text that holds an access key id too: a run of
+    exactly 40 (or 40 after a JSON escape's letters, ``\\n`` or ``\\u001b``, that the run reads on from)."""
+    spans = []
+    for run in _BASE64_RUN.finditer(text):
+        start, end = run.span()
+        if end - start != 40 and start and text[start - 1] == "\\" and _escape_starts(text, start - 1):
+            escape = _ESCAPE_LETTER.match(text, start - 1)
+            start = escape.end() if escape is not None else start
+        key = text[start:end]
+        if (len(key) == 40 and not text.startswith("=", end) and not key.endswith("EXAMPLEKEY")
+                and _has_each_class(key)):
+            spans.append((start, end))
+    return spans
+
+
 def _pattern_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` holds a key by its look, not its value: a KEY_SHAPES key, a JSON member's value under a
-    credential field, a URL's credential parameter. One pass each over the text (C-speed searches)."""
-    spans = [(start, end) for start, end, _ in _shape_spans(text)]
+    credential field, a URL's credential parameter, an AWS secret access key beside an access key id
+    (``_aws_secret_spans``). One pass each over the text (C-speed searches)."""
+    shaped = _shape_spans(text)
+    spans = [(start, end) for start, end, _ in shaped]
+    if any(row == _AWS_ID_ROW for _, _, row in shaped):
+        spans += _aws_secret_spans(text)
     if '"' in text and ":" in text:
         spans += _member_spans(text)
     if "=" in text:

@@ -23,7 +23,7 @@ import base64
 import functools
 import json
 import re
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 from .json_text import dumps_indented
 from .key_looks import (ENV_REFERENCE, FIELD_PAIRS, FIELD_WORDS, KEY_SHAPES, LITERAL_PLACEHOLDER,  # noqa: F401 - theirs
                         MIN_SECRET_LENGTH, TOKEN68, _escape_starts, _pattern_data, _pattern_spans, _unicode_escape_at,
@@ -220,15 +220,16 @@ class Redactor:
             return value if shown == written else shown
         return value
 
-    def document(self, value: Any) -> str:
-        """``value`` as the JSON text a save writes (``json_text.dumps_indented``), redacted: what
-        ``self.text(dumps_indented(self.data(value)))`` gives, in one pass over the data where the text pass could
-        add nothing (``_TextAgain``: it is done only on the strings it could change, as their JSON text)."""
+    def document(self, value: Any, dump: Callable[[Any], str] = dumps_indented) -> str:
+        """``value`` as the JSON text ``dump`` writes (a save's ``json_text.dumps_indented``; ``--format json``'s
+        ``cli.output.dumps``, the same text), redacted: what ``self.text(dump(self.data(value)))`` gives, in one pass
+        over the data where the text pass could add nothing (``_TextAgain``: it is done only on the strings it could
+        change, as their JSON text)."""
         shown = self.data(value)
         again = _text_again(self)
         if again is None:  # a key's spelling could match across a quote or in the document's numbers: both passes
-            return self.text(dumps_indented(shown))
-        text = dumps_indented(shown)
+            return self.text(dump(shown))
+        text = dump(shown)
         # a string JSON escapes is redone only when a key's spelling or piece may be in the text at an escape
         again.escaped = "\\" in text and again.pieces_in(again.at_escapes(text))
         if shown is value and not again.escaped:  # data changed nothing
@@ -237,7 +238,7 @@ class Redactor:
             redone = again.walk(shown, value)
         except (RecursionError, ValueError):
             return self.text(text)
-        return text if redone is shown else dumps_indented(redone)
+        return text if redone is shown else dump(redone)
 
     def contains(self, text: str) -> bool:
         """Whether any spelling or long piece of a secret, or a key found by its look, is in ``text``."""
@@ -328,17 +329,26 @@ class _TextAgain:
 
 def _text_again(redactor: "Redactor") -> _TextAgain | None:
     """The strings to redact again as text, or None when the text pass must be done over the whole document."""
-    forms = [form for form, _ in redactor._forms]
-    if redactor._found is not None:
-        forms += [form for form, _ in redactor._found._forms]
+    found = redactor._found
+    plain = _again_plan(redactor._look, redactor._plain_look, found._look if found is not None else None,
+                        found._plain_look if found is not None else None)
+    return None if plain is None else _TextAgain(redactor, plain)
+
+
+@functools.lru_cache(maxsize=16)
+def _again_plan(look: "_Look", plain_look: "_Look", found_look: "_Look | None",
+                found_plain: "_Look | None") -> bool | None:
+    """For ``_text_again``, per set of spellings (``_search_plan`` shares them between Redactors of the same keys,
+    so a command's documents pay this once: ~0.1 ms for one key's 20 spellings): None when a key's spelling could
+    match across a quote or in a document's numbers, else whether no spelling but the ``\\u`` ones holds a character
+    JSON escapes (every key's own text is one of its plain spellings: a key holding one has it there)."""
+    forms = [form for form, _ in look.forms] + ([form for form, _ in found_look.forms] if found_look else [])
     joined = "\x00".join(forms)  # one search each over every spelling (a body's hundreds of keys)
     if '"' in joined or _OUTSIDE_RUN.search(joined) or any(
             _OUTSIDE_ALL.fullmatch(form) for form in forms if len(form) < PIECE):
         return None
-    values = [*redactor.secrets, *(redactor._found.secrets if redactor._found is not None else ())]
-    plain = redactor._plain_look.forms + (redactor._found._plain_look.forms if redactor._found is not None else ())
-    return _TextAgain(redactor, not any(_JSON_ESCAPED.search(v) for v in values)
-                      and not any("\\" in form for form, _ in plain))
+    plain = plain_look.forms + (found_plain.forms if found_plain is not None else ())
+    return not any(_JSON_ESCAPED.search(form) for form, _ in plain)
 
 
 _Forms = tuple[tuple[str, str], ...]  # (spelling, placeholder)
