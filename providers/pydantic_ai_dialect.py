@@ -382,3 +382,27 @@ def _elsewhere(api: Translation, scenario: Scenario, rebuild: Rebuild | None) ->
     ledger.append(LedgerEntry("warning", "dialect.other_wire", f"{cls} speaks {wire}: it sends {sends} ({why}); not "
                                                                "shown as a body: the API request is shown"))
     return PydanticAIView(api._replace(ledger=ledger), api, label, call, chosen.written)
+
+
+# ---- providers.<id>.extra's tool choice (core/dialects.extra_choice) ------------------------------------------
+
+_IGNORED = ("its unsupported_settings holds 'extra_body': pydantic-ai ignores ModelSettings(extra_body=extra) with an "
+            "UnsupportedSettingWarning")
+# the model class -> (whether ModelSettings(extra_body=extra) replaces the choice it builds, how): each run through
+# the mock with pydantic-ai-slim VERSION (tests/test_dialect_extra_choice.py)
+EXTRA_BODY: dict[str, tuple[bool, str]] = {
+    **{made: (True, f"ModelSettings(extra_body=extra): {made} hands it to the {client} client, which merges it over "
+                    "the body pydantic-ai builds")
+       for made, client in (("OpenAIChatModel", "openai"), ("OpenAIResponsesModel", "openai"),
+                            ("AnthropicModel", "anthropic"), ("GroqModel", "groq"))},
+    "GoogleModel": (False, f"GoogleModel: {_IGNORED} (pydantic_ai/models/google.py:673)"),
+    "BedrockConverseModel": (False, f"BedrockConverseModel: {_IGNORED} (pydantic_ai/models/bedrock.py:869)"),
+    "CohereModel": (False, f"CohereModel: {_IGNORED} (pydantic_ai/models/cohere.py:198)"),
+    "MistralModel": (False, f"MistralModel: {_IGNORED} (pydantic_ai/models/mistral.py:243)"),
+}
+
+
+def extra_route(view: PydanticAIView) -> tuple[bool | None, str]:
+    """(whether ModelSettings(extra_body=extra) replaces the tool choice the model class builds, how)."""
+    made = (view.model or "").split("(")[0]
+    return EXTRA_BODY.get(made, (None, f"ModelSettings(extra_body=extra) through {made or 'this model class'}"))
