@@ -381,3 +381,26 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
                                 request=base.request._replace(body=body, url=url), ledger=ledger,
                                offered_tools=scenario.tool_names if tools else ())
     return DialectView(translation, api, wrapper.name, call)
+
+
+# ---- providers.<id>.extra's tool choice (core/dialects.extra_choice) ------------------------------------------
+
+_OPENAI_MERGE = ("the openai client merges extra_body over the body the wrapper builds (openai 3.57.0 _base_client.py:"
+                 "618 json_data = _merge_mappings(json_data, options.extra_json))")
+# provider -> how a LangChain user passes extra so that it reaches the wire as written: run with the real wrapper on
+# the mock (tests/test_dialect_extra_choice.py) for ChatOpenAI on OpenAI Chat and ChatAnthropic
+EXTRA_BODY: dict[str, str] = {
+    "openai": f"ChatOpenAI(extra_body=extra): {_OPENAI_MERGE}",
+    "openai-responses": f"ChatOpenAI(use_responses_api=True, extra_body=extra): {_OPENAI_MERGE}",
+    "deepseek": f"ChatDeepSeek(extra_body=extra): {_OPENAI_MERGE}",
+    "anthropic": "ChatAnthropic(model_kwargs={'extra_body': extra}): the anthropic client merges extra_body over the "
+                 "body the wrapper builds (anthropic 2.14.0 _base_client.py, as openai's)",
+}
+
+
+def extra_route(view: DialectView) -> tuple[bool | None, str]:
+    """(whether the wrapper's way of passing ``providers.<id>.extra`` replaces the tool choice it builds, how)."""
+    provider = view.api.provider
+    if provider in EXTRA_BODY:
+        return True, EXTRA_BODY[provider]
+    return None, f"{view.wrapper or 'the wrapper'}'s way of passing extra is not described"

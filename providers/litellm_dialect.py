@@ -397,3 +397,23 @@ def _difference(route: Route, path: str, ours: Any, theirs: Any, why: ChoiceRule
     if said:
         message += f": {said}"
     return LedgerEntry("warning" if compared_to_api else "info", "dialect.differs", message)
+
+
+# ---- providers.<id>.extra's tool choice (core/dialects.extra_choice) ------------------------------------------
+
+# provider -> (whether litellm.completion(..., extra_body=extra) sends extra's choice field over LiteLLM's own, what
+# it does): each run with litellm 1.110.2 through the mock (tests/test_dialect_extra_choice.py)
+_MERGED = "litellm.completion(..., extra_body=extra) sends extra's fields over the body LiteLLM builds"
+EXTRA_BODY: dict[str, tuple[bool, str]] = {
+    **{p: (True, _MERGED) for p in ("openai", "groq", "deepseek", "xai", "openrouter", "mistral", "gemini", "cohere",
+                                    "ollama")},
+    "anthropic": (False, "litellm.completion(..., extra_body=extra) on the anthropic/ route sends it as a body field "
+                         "named \"extra_body\", which the Messages API does not read"),
+    "bedrock": (False, "litellm.completion(..., extra_body=extra) on the bedrock/converse/ route sends it under "
+                       "additionalModelRequestFields.extra_body, not toolConfig"),
+}
+
+
+def extra_route(view: LiteLLMView) -> tuple[bool | None, str]:
+    """(whether LiteLLM's extra_body replaces the tool choice it builds, how), by the provider's route."""
+    return EXTRA_BODY.get(view.api.provider, (None, f"{_MERGED} on the routes run; this one was not"))

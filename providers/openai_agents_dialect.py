@@ -471,3 +471,22 @@ def _through_litellm(api: Translation, base: Translation, scenario: Scenario, re
     if translation.request is not None and has_tools:
         _reset_note(ledger, scenario, value)
     return AgentsView(translation, api, model, call, routed)
+
+
+# ---- providers.<id>.extra's tool choice (core/dialects.extra_choice) ------------------------------------------
+
+
+def extra_route(view: AgentsView) -> tuple[bool | None, str]:
+    """(whether ModelSettings(extra_body=extra) replaces the tool choice the SDK builds, how): the OpenAI client's
+    merge for the Chat and Responses models, LiteLLM's extra_body for LitellmModel (run on the mock:
+    tests/test_dialect_extra_choice.py)."""
+    if view.route is not None:
+        from .litellm_dialect import extra_route as litellm_route
+
+        replaces, how = litellm_route(view)  # type: ignore[arg-type]  # reads view.api.provider only
+        return replaces, f"ModelSettings(extra_body=extra): LitellmModel hands it to litellm.acompletion, where {how}"
+    made = "OpenAIResponsesModel" if "Responses" in (view.model or "") else "OpenAIChatCompletionsModel"
+    source = ("agents/models/openai_responses.py:1050" if made == "OpenAIResponsesModel" else
+              "agents/models/openai_chatcompletions.py:713")
+    return True, (f"ModelSettings(extra_body=extra): {made} passes it to the openai client ({source}: \"extra_body\": "
+                  "model_settings.extra_body), which merges it over the body the SDK builds")

@@ -16,11 +16,13 @@ what it raises instead of sending is a ``dialect.refused`` error with its words.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Mapping, NamedTuple
 
 from .core.model import LedgerEntry, Scenario, ToolChoice, Translation
 from .dialect_fields import ABSENT, Rebuild, api_json, get_path, model_of, rebuilt_base, set_path, shown, translated
-from .pydantic_ai_rules import (ADAPTIVE_MODELS, ADAPTIVE_SETTING, ANTHROPIC, ANTHROPIC_NO_FORCING, BEDROCK_CHOICE_GATE,
+from .pydantic_ai_rules import (OPENROUTER_FORCING, OPENROUTER_REASONING_SENT, OPENROUTER_THINKING_ERROR,
+                                OPENROUTER_THINKS, RESOLVE_AUTO, ADAPTIVE_MODELS, ADAPTIVE_SETTING, ANTHROPIC, ANTHROPIC_NO_FORCING, BEDROCK_CHOICE_GATE,
                                 BEDROCK_FORCING_GATE, COPIED, FORCING_SOURCE, GEMINI_VALIDATED, MODELS,
                                 NO_FORCING_ERROR, NO_FORCING_SOURCE, OTHER_WIRE, OUTPUT_TOOL_NOTE, READ, REQUIRED_WITHOUT_TOOLS,
                                 REQUIRED_WITHOUT_TOOLS_SOURCE, RESOLVE_LIST, RESOLVE_TOOL_OR_OUTPUT, ROUTES, SETTING,
@@ -121,17 +123,28 @@ def _only(model: Model, tools: list[Any], names: tuple[str, ...]) -> list[Any]:
     return [by_name[n] for n in names if n in by_name]
 
 
-def _refusal(model: Model, chosen: Setting, model_id: str, thinking: Any, thinking_off: bool = False
-             ) -> tuple[str, Any] | None:
+def openrouter_thinks(reasoning: Any) -> bool:
+    """Whether OpenRouterModel reads ``openrouter_reasoning`` (the body's ``reasoning``) as thinking (OPENROUTER_THINKS)."""
+    return (isinstance(reasoning, dict) and bool(reasoning) and reasoning.get("enabled", True) is not False
+            and reasoning.get("effort") != "none")
+
+
+def _refusal(model: Model, chosen: Setting, model_id: str, thinking: Any, thinking_off: bool = False,
+             reasoning: Any = None) -> tuple[str, Any] | None:
     """What pydantic-ai raises instead of sending a forcing choice: on Bedrock, a model whose profile gives it no
     toolChoice; on Claude (Anthropic's API or Bedrock), a model that refuses forcing outright, or extended (budget)
     thinking (adaptive thinking takes a forcing choice the user gave); on an OpenAI-compatible host, a model its
-    provider's profile refuses forcing for (outright, or while it thinks)."""
+    provider's profile refuses forcing for (outright, or while it thinks); on OpenRouter, an Anthropic upstream with
+    thinking asked for by ``openrouter_reasoning`` (``reasoning``: the body's field, which it sends)."""
     if not chosen.forcing:
         return None
     choice = chosen.value
     if model.provider in ROUTES:
         found = refuses_forcing(model.provider, model_id, thinking_off)
+        if found is None and model.provider == "openrouter" and openrouter_thinks(reasoning) \
+                and re.match(r"~?anthropic/", model_id):
+            return (OPENROUTER_THINKING_ERROR.format(choice=choice, model=model_id),
+                    f"{OPENROUTER_THINKS}; {OPENROUTER_FORCING}")
         if found is None:
             return None
         error, source = found
@@ -234,7 +247,13 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
 
     if not scenario.tools and chosen.resolved == "required":
         return refused(REQUIRED_WITHOUT_TOOLS, REQUIRED_WITHOUT_TOOLS_SOURCE)
-    refusal = _refusal(model, chosen, model_id, thinking, thinking_off)
+    reasoning = get_path(body, "reasoning") if api.provider == "openrouter" else ABSENT
+    if reasoning is not ABSENT:
+        ledger.append(LedgerEntry("info", "dialect.reasoning", f"the body's reasoning {shown(reasoning)} is "
+                                  f"ModelSettings(openrouter_reasoning={shown(reasoning)}), which OpenRouterModel sends "
+                                  f"as is ({OPENROUTER_REASONING_SENT}) and reads as thinking "
+                                  f"{'on' if openrouter_thinks(reasoning) else 'off'} ({OPENROUTER_THINKS})"))
+    refusal = _refusal(model, chosen, model_id, thinking, thinking_off, reasoning)
     if refusal is not None:
         return refused(*refusal)
     if thinking_off and chosen.forcing and scenario.tools:
@@ -286,10 +305,34 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
                                   f"pydantic-ai sends its request anyway, with tool_choice "
                                   f"{shown(get_path(body, model.choice_path or 'tool_choice'))}"))
     effective = get_path(body, model.choice_path) if model.choice_path else ABSENT
+    if names:
+        ledger.append(_later_steps(api, scenario, settings, rebuild, model, chosen, effective))
     translation = base._replace(requested_tool_choice=api.requested_tool_choice,
                                 effective_tool_choice=None if effective is ABSENT else effective,
                                 request=base.request._replace(body=body), ledger=ledger, offered_tools=tuple(names))
     return PydanticAIView(translation, api, label, call, chosen.written)
+
+
+def _later_steps(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | None, rebuild: Rebuild | None,
+                 model: Model, chosen: Setting, first: Any) -> LedgerEntry:
+    """What the requests after a tool call send (dialect.later_steps): the setting described holds on every step of
+    the run, except a forcing one, given for run_step 1 only; its later steps send the unset setting's choice, as this
+    dialect describes it for the scenario without a tool_choice (held to the real Agent's second request,
+    tests/test_pydantic_ai_wire.py)."""
+    where = model.choice_path or "tool_choice"
+    if not chosen.forcing:
+        return LedgerEntry("info", "dialect.later_steps", f"after a tool call the run's later requests send the same "
+                           f"tools and {where} {shown(first)}: ModelSettings.tool_choice "
+                           f"{chosen.written or 'not set'} holds on every step; with a structured output_type "
+                           "final_result is added and 'required' sent on every step (dialect.output)")
+    unset = scenario._replace(tool_choice=None)
+    later = apply(translated(rebuild, unset, api.provider), unset, settings, rebuild).translation
+    value = ABSENT if later.request is None else get_path(later.request.body, where)
+    return LedgerEntry("info", "dialect.later_steps", f"after the tool call the run's later requests send the same "
+                       f"tools and {where} {shown(value)}: the setting gives tool_choice for run_step 1 only, so "
+                       f"later steps take pydantic-ai's default ({RESOLVE_AUTO}), as this view without a tool_choice "
+                       "shows; with a structured output_type 'required' and final_result on every step "
+                       "(dialect.output)")
 
 
 def _difference(model: Model, path: str, ours: Any, theirs: Any, sent: Sent, why: Mapping[str, Any]) -> LedgerEntry:
@@ -382,3 +425,27 @@ def _elsewhere(api: Translation, scenario: Scenario, rebuild: Rebuild | None) ->
     ledger.append(LedgerEntry("warning", "dialect.other_wire", f"{cls} speaks {wire}: it sends {sends} ({why}); not "
                                                                "shown as a body: the API request is shown"))
     return PydanticAIView(api._replace(ledger=ledger), api, label, call, chosen.written)
+
+
+# ---- providers.<id>.extra's tool choice (core/dialects.extra_choice) ------------------------------------------
+
+_IGNORED = ("its unsupported_settings holds 'extra_body': pydantic-ai ignores ModelSettings(extra_body=extra) with an "
+            "UnsupportedSettingWarning")
+# the model class -> (whether ModelSettings(extra_body=extra) replaces the choice it builds, how): each run through
+# the mock with pydantic-ai-slim VERSION (tests/test_dialect_extra_choice.py)
+EXTRA_BODY: dict[str, tuple[bool, str]] = {
+    **{made: (True, f"ModelSettings(extra_body=extra): {made} hands it to the {client} client, which merges it over "
+                    "the body pydantic-ai builds")
+       for made, client in (("OpenAIChatModel", "openai"), ("OpenAIResponsesModel", "openai"),
+                            ("AnthropicModel", "anthropic"), ("GroqModel", "groq"))},
+    "GoogleModel": (False, f"GoogleModel: {_IGNORED} (pydantic_ai/models/google.py:673)"),
+    "BedrockConverseModel": (False, f"BedrockConverseModel: {_IGNORED} (pydantic_ai/models/bedrock.py:869)"),
+    "CohereModel": (False, f"CohereModel: {_IGNORED} (pydantic_ai/models/cohere.py:198)"),
+    "MistralModel": (False, f"MistralModel: {_IGNORED} (pydantic_ai/models/mistral.py:243)"),
+}
+
+
+def extra_route(view: PydanticAIView) -> tuple[bool | None, str]:
+    """(whether ModelSettings(extra_body=extra) replaces the tool choice the model class builds, how)."""
+    made = (view.model or "").split("(")[0]
+    return EXTRA_BODY.get(made, (None, f"ModelSettings(extra_body=extra) through {made or 'this model class'}"))

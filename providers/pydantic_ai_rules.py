@@ -440,6 +440,19 @@ THINKING_FORCING_ERROR = ("UserError: tool_choice={choice!r} is not supported by
                           "support forcing tool use while thinking is enabled. Disable thinking with `thinking=False` "
                           "or `openai_reasoning_effort='none'`, or use `tool_choice='auto'`.")
 _CLAUDE_NO_FORCING = ANTHROPIC_NO_FORCING.pattern
+# OpenRouterModel's openrouter_reasoning: sent as "reasoning"; a thinking one refuses forcing on an Anthropic upstream
+OPENROUTER_REASONING_SENT = Source("models/openrouter.py", 806, "if reasoning := model_settings.get('openrouter_"
+                                                                "reasoning'): extra_body['reasoning'] = reasoning")
+OPENROUTER_THINKS = Source("models/openrouter.py", 1252, "if 'openrouter_reasoning' in openrouter_model_settings: ... "
+                                                         "return (bool(openrouter_reasoning) and openrouter_reasoning"
+                                                         ".get('enabled', True) and openrouter_reasoning.get('effort') "
+                                                         "!= 'none')")
+OPENROUTER_FORCING = Source("models/openrouter.py", 1267, "def _supports_tool_forcing( ... thinking_remedy=("
+                                                          "'OpenRouter would silently drop reasoning. ...')")
+OPENROUTER_THINKING_ERROR = ("UserError: tool_choice={choice!r} is not supported by model {model!r}. This model does "
+                             "not support forcing tool use while thinking is enabled. OpenRouter would silently drop "
+                             "reasoning. Disable thinking with `thinking=False` or `openrouter_reasoning={{'enabled': "
+                             "False}}`, or use `tool_choice='auto'`.")
 _HARMONY = Source("profiles/harmony.py", 14, "OpenAIModelProfile(supports_forced_tool_choice=False, "
                                              "ignore_streamed_leading_whitespace=True) (gpt-oss, the Harmony format)")
 _QWEN_CODER = Source("profiles/qwen.py", 13, "if model_name.startswith('qwen-3-coder'): return OpenAIModelProfile(... "

@@ -401,3 +401,14 @@ def _difference(package: Package, path: str, ours: Any, theirs: Any, why: Mappin
     if said:
         message += f": {said}"
     return LedgerEntry("warning" if said else "info", "dialect.differs", message)
+
+
+# ---- providers.<id>.extra's tool choice (core/dialects.extra_choice) ------------------------------------------
+
+
+def extra_route(view: VercelView) -> tuple[bool | None, str]:
+    """(whether extra replaces the tool choice the AI SDK builds, how): the AI SDK has no setting that writes a body
+    field as given, so extra reaches the wire only through a fetch of the user's that merges it into the body."""
+    return None, ("the AI SDK has no setting that sends a body field as written (providerOptions take each package's "
+                  "own keys): a fetch given to the provider (createOpenAI({fetch})) that merges extra into the body "
+                  "sends it so")

@@ -685,3 +685,93 @@ def test_ollama_refusal_is_the_agents(agents: Agents) -> None:
     assert type(raised.value).__name__ == "UserError"
     (refusal,) = [e.message for e in view.translation.ledger if e.code == "dialect.refused"]
     assert f"UserError: {raised.value}" in refusal
+
+
+# ---- the run's later requests (dialect.later_steps) ------------------------------------------------------------
+
+
+def _two_steps(agents: Agents, provider: str, step_one: dict[str, Any], later: dict[str, Any]) -> list[dict[str, Any]]:
+    """The bodies of the Agent's first two requests: ``step_one`` as run_step 1's ModelSettings, ``later`` after; the
+    mock's default answer to the first calls a tool, so a second request follows (a third is not sent:
+    request_limit=2)."""
+    from pydantic_ai import Agent, Tool
+    from pydantic_ai.exceptions import UsageLimitExceeded
+    from pydantic_ai.usage import UsageLimits
+
+    mock = agents.mock(provider)
+    declared = [Tool.from_schema(lambda **_: "sunny", "get_weather", "Weather in a city.", WEATHER),
+                Tool.from_schema(lambda **_: "noon", "get_time", "Time in a city.", WEATHER),
+                Tool.from_schema(lambda **_: "today", "get_date", "Date in a city.", WEATHER)]
+    agent = Agent(_model(provider, mock.base_url, _scenario().settings_for(provider).model), tools=declared)
+    before = len(mock.records)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            agent.run_sync("Weather in Paris?", usage_limits=UsageLimits(request_limit=2),
+                           model_settings=lambda ctx: step_one if ctx.run_step == 1 else later)
+        except UsageLimitExceeded:  # a third request, after a second tool call: not sent
+            pass
+    deadline = time.monotonic() + 5
+    while len(mock.records) < before + 2 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert len(mock.records) == before + 2, mock.records[before:]
+    bodies = []
+    for line in mock.records[before:before + 2]:
+        path = agents.folder / provider / f"sample-{line['n']:03d}.request.json"
+        while not path.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        bodies.append(json.loads(path.read_text(encoding="utf-8"))["body"])
+    return bodies
+
+
+@pytest.mark.parametrize("provider", ("openai", "anthropic", "gemini", "groq", "mistral"))
+@pytest.mark.parametrize("choice", ("named", "required", "auto"))
+def test_the_later_requests_of_a_run_are_the_dialects(agents: Agents, provider: str, choice: str) -> None:
+    """The Agent's second request, after the tool call: a forcing setting given for run_step 1 only (the dialect's
+    described call) leaves the later steps to pydantic-ai's default, and a non-forcing one holds; the choice the
+    second request sent is the one dialect.later_steps names, and the tools are the first request's."""
+    value = CHOICES[choice][1]
+    forcing = choice != "auto"
+    first, second = _two_steps(agents, provider, {"tool_choice": value}, {} if forcing else {"tool_choice": value})
+    view = render(provider, choice)
+    tools_at, choice_at = TOOLS_AT.get(provider, "tools"), CHOICE_AT.get(provider, "tool_choice")
+    assert _names(_at(second, tools_at)) == _names(_at(first, tools_at))
+    (said,) = [e.message for e in view.translation.ledger if e.code == "dialect.later_steps"]
+    sent = _at(second, choice_at)
+    expected = render(provider, "unset") if forcing else view  # the view without a tool_choice, or this one
+    assert _at(expected.translation.request.body, choice_at) == sent, (sent, said)
+    from toolchoice.providers.core.model import compact
+
+    assert ("nothing" if sent == "<absent>" else compact(sent)) in said, (sent, said)
+
+
+# ---- OpenRouter's openrouter_reasoning ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("model", "reasoning", "choice"), [
+    ("anthropic/claude-sonnet-4.5", {"effort": "high"}, "named"),
+    ("anthropic/claude-sonnet-4.5", {"effort": "high"}, "required"),
+    ("anthropic/claude-sonnet-4.5", {"effort": "high"}, "auto"),
+    ("anthropic/claude-sonnet-4.5", {"max_tokens": 2048}, "named"),
+    ("anthropic/claude-sonnet-4.5", {"enabled": False}, "named"),
+    ("anthropic/claude-sonnet-4.5", {"effort": "none"}, "required"),
+    ("openai/gpt-5.4-mini", {"effort": "high"}, "named"),
+])
+def test_openrouter_reasoning_is_the_bodys_reasoning_and_weighs_against_forcing(
+        agents: Agents, model: str, reasoning: dict[str, Any], choice: str) -> None:
+    """The body's reasoning (providers.openrouter.extra) is ModelSettings(openrouter_reasoning=...): OpenRouterModel
+    sends it as is, and on an Anthropic upstream a thinking one makes an explicit forcing choice raise."""
+    from toolchoice.providers.pydantic_ai_dialect import apply
+
+    base = _scenario()
+    spelled = CHOICES[choice][0]
+    scenario = base._replace(tool_choice=parse_tool_choice(spelled, base.tool_names))
+    settings = scenario.settings_for("openrouter")._replace(model=model, extra={"reasoning": reasoning})
+    scenario = scenario._replace(providers={**scenario.providers, "openrouter": settings})
+    view = apply(translate("openrouter", scenario), scenario)
+    value = CHOICES[choice][1]
+    sent = agents.run("openrouter", model, {"tool_choice": value() if callable(value) else value,
+                                            "openrouter_reasoning": reasoning})
+    hold("openrouter", view, sent)
+    if sent.body is not None:
+        assert sent.body.get("reasoning") == reasoning == view.translation.request.body.get("reasoning")

@@ -132,4 +132,86 @@ def apply(name: str, translations: Sequence[Translation], scenario: Scenario,
     check_settings(name, settings)
     row = DIALECTS[name]
     module = import_module(f"toolchoice.providers.{row.module}")
-    return [module.apply(t, scenario, settings, rebuild) for t in translations]
+    return [extra_choice(module.apply(t, scenario, settings, rebuild), scenario, row, module.extra_route)
+            for t in translations]
+
+
+# ---- the tool choice providers.<id>.extra writes --------------------------------------------------------------
+
+# where a request carries its tool choice, by the translator's module (core/translation.finish's choice_path)
+_CHOICE_AT: dict[str, tuple[str, ...]] = {"gemini": ("toolConfig", "functionCallingConfig"),
+                                          "bedrock": ("toolConfig", "toolChoice")}
+_NOWHERE = object()
+
+
+def _at(body: Any, path: Sequence[str]) -> Any:
+    for key in path:
+        if not isinstance(body, dict) or key not in body:
+            return _NOWHERE
+        body = body[key]
+    return body
+
+
+def _text(value: Any) -> str:
+    from .model import compact
+
+    return "nothing" if value is _NOWHERE else compact(value)[:160]
+
+
+def extra_choice(view: Any, scenario: Scenario, row: Dialect, route: Callable[[Any], tuple[bool | None, str]]) -> Any:
+    """``view`` with the tool choice ``providers.<id>.extra`` writes where the library's own stands: the API
+    request sends extra's (core/sent_choice.py, ledger ``tool_choice.from_extra``), and so does the library where
+    its way of passing extra (``route(view)``: (replaces, how), from the dialect's module, run against the real
+    library on the mock where it says so) merges it over the body it builds; where that way puts it elsewhere or
+    drops it, the library's choice stays and the ledger says so (``dialect.extra_choice`` either way)."""
+    t = view.translation
+    extra = scenario.settings_for(t.provider).extra
+    if not extra or t.request is None:
+        return view
+    from .capabilities import CAPABILITIES
+    from .model import LedgerEntry
+
+    path = _CHOICE_AT.get(CAPABILITIES[t.provider].module, ("tool_choice",))
+    written, own = _at(extra, path), _at(t.request.body, path)
+    if written is _NOWHERE or written == own:
+        return view
+    replaces, how = route(view)
+    field, where = ".".join(path), f"providers.{t.provider}.extra"
+    if replaces is False:
+        entry = LedgerEntry("warning", "dialect.extra_choice",
+                            f"{field}: {where} writes {_text(written)}, the API request's choice; {how}: "
+                            f"{row.library} sends its own {_text(own)}")
+        return view._replace(translation=t._replace(ledger=[*t.ledger, entry], sent_choice=None))
+    body = _copy(t.request.body)
+    node = body
+    for key in path[:-1]:
+        if not isinstance(node.get(key), dict):
+            node[key] = {}
+        node = node[key]
+    node[path[-1]] = written
+    api_body = view.api.request.body if view.api.request is not None else None
+    ledger = [e for e in t.ledger if not _settled(e, body, api_body)]
+    said = (f"{field}: {row.library} sends {_text(written)}, as {where} writes it, in place of its own {_text(own)} "
+            f"({how})")
+    if replaces is None:
+        said += "; not run against the library for this route: shown as the API request merges extra"
+    ledger.append(LedgerEntry("info" if replaces else "warning", "dialect.extra_choice", said))
+    return view._replace(translation=t._replace(request=t.request._replace(body=body), effective_tool_choice=written,
+                                                ledger=ledger, sent_choice=view.api.sent_choice))
+
+
+def _copy(body: dict[str, Any]) -> dict[str, Any]:
+    import json
+
+    return json.loads(json.dumps(body))  # JSON data only
+
+
+def _settled(entry: Any, body: dict[str, Any], api_body: dict[str, Any] | None) -> bool:
+    """A dialect.differs entry about a field on the choice's path that the body now sends as the API request does."""
+    if entry.code != "dialect.differs" or api_body is None:
+        return False
+    field = entry.message.split(":", 1)[0]
+    if field not in ("tool_choice", "toolConfig", "toolConfig.functionCallingConfig", "toolConfig.toolChoice"):
+        return False
+    parts = field.split(".")
+    return _at(body, parts) == _at(api_body, parts)
