@@ -1,0 +1,189 @@
+"""Adversarial round 17 (trial17b): streamed replies, `run --replay` of hand-edited saves, MCP import from a hostile
+server, `trace` of saved traffic, unbounded inputs, output at 80 and 60 columns. Each test failed before its fix;
+the servers are real (an MCP server process on stdio behind the relay, the mock on 127.0.0.1), the commands run
+in-process (tests/cli.py) where no real process is the check, and the truth is outside the code under test (Python's
+JSON reader reading the key the server wrote, RFC 8259's grammar, a saved loop as `run --save` wrote it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli import refused, run_cli
+from sdk_types import missing
+
+ROOT = Path(__file__).resolve().parent.parent
+LOOP = Path(__file__).parent / "data" / "loops" / "planner-loop-gemma-270m"
+
+
+def _env(**more: str) -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.endswith(("_KEY", "_TOKEN"))} | more
+
+
+# ---- MCP import: a listing whose tools' key is spelled with JSON escapes ------------------------------------------
+
+# a stdio MCP server speaking raw JSON-RPC: it lists N tools whose "inputSchema" key is written as SPELLING
+RAW_SERVER = '''
+import json, sys
+count, spelling = int(sys.argv[1]), sys.argv[2]
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    if message["method"] == "initialize":
+        result = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "escaped", "version": "0"}}
+        text = json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result})
+    elif message["method"] != "tools/list":
+        text = json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "no"}})
+    else:
+        tools = ",".join('{"name": "t%d", %s: {"type": "object"}}' % (i, spelling) for i in range(count))
+        text = '{"jsonrpc": "2.0", "id": %s, "result": {"tools": [%s]}}' % (json.dumps(message["id"]), tools)
+    sys.stdout.write(text + "\\n")
+    sys.stdout.flush()
+'''
+
+SPELLINGS = ['"input\\u0053chema"', '"\\u0069nputSche\\u006Da"', '"' + "".join(f"\\u{ord(c):04x}" for c in "inputSchema") + '"']
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_each_spelling_of_the_tool_key_is_one_key_to_a_json_reader(spelling: str) -> None:
+    assert list(json.loads("{" + spelling + ": 1}")) == ["inputSchema"]  # the truth the count is held to
+
+
+@pytest.mark.skipif(missing("mcp"), reason="needs the MCP SDK")
+@pytest.mark.parametrize("spelling", SPELLINGS[::2])
+def test_a_listing_whose_tool_key_is_escaped_is_counted_against_the_tools_limit(tmp_path: Path, spelling: str) -> None:
+    # the relay counted the bytes "inputSchema": the same key written with a \u escape passed uncounted, and the SDK
+    # parsed every tool (200,000 of them: 1.1 GB and a minute; an unescaped listing is refused at once)
+    server = tmp_path / "escaped.py"
+    server.write_text(RAW_SERVER, encoding="utf-8")
+    command = f"{sys.executable} {server} 6 '{spelling}'"
+    line = refused(run_cli(["tools", "--mcp", command, "-f", "json"], env=_env(TOOLCHOICE_LIMIT_TOOLS="5")))
+    assert "the server lists more tools than a scenario takes: more than 5 items (limit tools)" in line, line
+    read = run_cli(["tools", "--mcp", command, "-f", "json"], env=_env(TOOLCHOICE_LIMIT_TOOLS="6"))
+    assert read.returncode == 0, read.stderr
+    assert [t["name"] for t in json.loads(read.stdout)["tools"]] == [f"t{i}" for i in range(6)]
+
+
+def test_an_escaped_tool_key_split_anywhere_between_two_reads_is_counted_once() -> None:
+    # what the HTTP transport counts too (mcp_client._capped_transport): every spelling, split at every byte
+    from toolchoice.providers.core.mcp_relay import count_tools
+
+    text = ('{"tools": [' + ", ".join('{"name": "t", ' + s + ': {}, "description": "\\"inputSchema\\""}'
+                                      for s in SPELLINGS + ['"inputSchema"']) + "]}").encode()
+    assert len(json.loads(text)["tools"]) == 4
+    for cut in range(1, len(text)):
+        first, carry = count_tools(text[:cut], b"")
+        second, _ = count_tools(text[cut:], carry)
+        assert first + second == 4, cut
+
+
+# ---- run --replay: a step file's own fields edited by hand --------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def loop_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("loop") / "saved"
+    shutil.copytree(LOOP, folder)
+    return folder
+
+
+def _edited(base: Path, tmp_path: Path, edit: dict[str, Any]) -> tuple[Path, Path]:
+    folder = tmp_path / "edited"
+    shutil.copytree(base, folder)
+    (step,) = folder.glob("*/loop-001/step-01.reply.json")
+    saved = json.loads(step.read_text(encoding="utf-8"))
+    for key, value in edit.items():
+        target = saved
+        *path, last = key.split(".")
+        for part in path:
+            target = target[part]
+        target[last] = value
+    step.write_text(json.dumps(saved).replace('"1e400"', "1e400"), encoding="utf-8")  # JSON's number, a float's inf
+    return folder, step
+
+
+@pytest.mark.parametrize("edit, words", [
+    ({"latency_ms": "slow"}, "latency_ms must be a number of 0 or more or null, not str"),
+    ({"latency_ms": "1e400"}, "latency_ms must be a number of 0 or more or null, not inf"),
+    ({"latency_ms": -5}, "latency_ms must be a number of 0 or more or null, not -5"),
+    ({"status": "200"}, "status must be a whole number or null, not str"),
+    ({"provider": ["openai"]}, "provider must be a provider id or null, not list"),
+    ({"reply.error": {"status": 500, "type": ["x"], "message": "m"}}, "reply.error.type must be a string or null"),
+])
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])  # the recorded one (its transport), and another
+def test_a_step_files_own_field_of_the_wrong_kind_is_one_line(loop_copy: Path, tmp_path: Path, edit: dict[str, Any],
+                                                              words: str, provider: str) -> None:
+    # "latency_ms": "slow" replayed on another provider was "internal error: ValueError: Unknown format code 'f'",
+    # exit 70 (-f json: TypeError); 1e400 was written as Infinity in -f json (no JSON: RFC 8259 has no Infinity), -5
+    # shown as "latency -5 ms"; "status": "200" was passed on as the step's status; an error type of a list shown
+    # as Python's ['x']
+    folder, step = _edited(loop_copy, tmp_path, edit)
+    for form in ("pretty", "json"):
+        line = refused(run_cli(["run", "configs/planner-loop.yaml", "-p", provider, "--model", "gemma-3-270m",
+                                "--replay", str(folder), "-f", form], env=_env(), cwd=ROOT))
+        assert f"{step}: {words}" in line, line
+
+
+def test_a_step_files_own_fields_as_run_save_writes_them_replay(loop_copy: Path, tmp_path: Path) -> None:
+    folder, _ = _edited(loop_copy, tmp_path, {"latency_ms": 0, "status": None, "provider": None})
+    done = run_cli(["run", "configs/planner-loop.yaml", "-p", "anthropic", "--model", "gemma-3-270m", "--replay",
+                    str(folder), "-f", "json"], env=_env(), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    (step, *_) = json.loads(done.stdout)["runs"][0]["loops"][0]["steps"]
+    assert step["latency_ms"] == 0
+
+
+# ---- a history call's arguments nested past the interpreter's stack -------------------------------------------------
+
+DEEP = {"array": "[" * 50000 + "]" * 50000, "object": '{"a":' * 50000 + "1" + "}" * 50000,
+        "past the limit": '{"x": ' + "[" * 150 + "]" * 150 + "}"}
+
+
+def _chat_body(arguments: str) -> dict[str, Any]:
+    return {"model": "gpt-4o-mini", "tools": [{"type": "function", "function": {"name": "f", "parameters": {
+        "type": "object"}}}], "messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "f", "arguments": arguments}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "ok"}]}
+
+
+@pytest.mark.parametrize("deep", DEEP, ids=list(DEEP))
+def test_trace_of_a_save_whose_call_arguments_nest_too_deeply_is_one_line(tmp_path: Path, deep: str) -> None:
+    # the mock's reading of history arguments (json.loads) and trace's comparison of them were RecursionError:
+    # "internal error", exit 70; 150 levels were refused in one line, as the scenario loader refuses them
+    saved = tmp_path / "deep.request.json"
+    saved.write_text(json.dumps({"method": "POST", "url": "/v1/chat/completions", "headers": {},
+                                 "body": _chat_body(DEEP[deep])}), encoding="utf-8")
+    line = refused(run_cli(["trace", str(saved), "-p", "openai"], env=_env()))
+    assert f"{saved}: the saved request does not make a valid scenario" in line, line
+    assert "nests too deeply: more than 100 levels (limit json_depth)" in line, line
+
+
+@pytest.fixture(scope="module")
+def mock_url() -> Any:
+    from toolchoice.providers.core.mock.server import running_mock
+
+    with running_mock("openai") as mock:
+        yield mock
+
+
+def test_the_mock_answers_a_history_nested_past_the_stack_not_a_500(mock_url: Any) -> None:
+    # the mock answered 500 "toolchoice mock: internal error: RecursionError" (mock.internal_error); arguments it
+    # cannot read are {} to it, as arguments that are no JSON are
+    import httpx
+
+    for deep in DEEP.values():
+        answered = httpx.post(mock_url.base_url + "/chat/completions", json=_chat_body(deep),
+                              headers={"Authorization": "Bearer unused"}, timeout=30)
+        assert answered.status_code == 200, answered.text
+        assert answered.json()["choices"][0]["message"]["role"] == "assistant"
