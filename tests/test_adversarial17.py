@@ -187,3 +187,63 @@ def test_the_mock_answers_a_history_nested_past_the_stack_not_a_500(mock_url: An
                               headers={"Authorization": "Bearer unused"}, timeout=30)
         assert answered.status_code == 200, answered.text
         assert answered.json()["choices"][0]["message"]["role"] == "assistant"
+
+
+# ---- MCP import: a listing nested past what the SDK reads; an HTTP server without the optional GET stream ---------
+
+DEEP_SERVER = RAW_SERVER.replace(
+    "tools = \",\".join('{\"name\": \"t%d\", %s: {\"type\": \"object\"}}' % (i, spelling) for i in range(count))",
+    "tools = '{\"name\": \"t\", \"inputSchema\": ' + '{\"type\": \"object\", \"properties\": {\"a\": ' * count "
+    "+ '{}' + '}}' * count + '}'")
+
+
+@pytest.mark.skipif(missing("mcp"), reason="needs the MCP SDK")
+@pytest.mark.parametrize("depth", [300, 100000])
+def test_a_stdio_listing_nested_past_the_sdks_reader_is_said_at_once(tmp_path: Path, depth: int) -> None:
+    # the SDK logs "Failed to parse JSONRPC message" (pydantic-core: recursion limit exceeded) and waits on for an
+    # answer: the listing ended at its deadline, 30 s by default (--timeout up to an hour), as "could not be read";
+    # 95 levels, which the SDK reads, are refused at once by json_depth (test_mcp_import)
+    server = tmp_path / "deep.py"
+    server.write_text(DEEP_SERVER, encoding="utf-8")
+    assert "recursion limit" in _sdk_error(depth)  # the SDK's own reader, on the same line
+    line = refused(run_cli(["tools", "--mcp", f"{sys.executable} {server} {depth} unused", "--timeout", "60"],
+                           env=_env()))
+    assert "the tool listing nests too deeply: past what the MCP SDK reads, and more than 100 levels (limit " \
+           "json_depth)" in line, line
+
+
+def _sdk_error(depth: int) -> str:
+    from mcp import types
+    from pydantic import ValidationError
+
+    schema = '{"type": "object", "properties": {"a": ' * depth + "{}" + "}}" * depth
+    try:
+        types.jsonrpc_message_adapter.validate_json('{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "t", '
+                                                     f'"inputSchema": {schema}}}]}}}}', by_name=False)
+    except ValidationError as exc:
+        return str(exc)
+    return ""
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {}
+    for _ in range(depth):
+        schema = {"type": "object", "properties": {"a": schema}}
+    return schema
+
+
+@pytest.mark.skipif(missing("mcp"), reason="needs the MCP SDK")
+@pytest.mark.parametrize("listing, words", [
+    ("nope", "the server's answer is malformed: tools: Input should be a valid list"),
+    ([{"name": 5, "inputSchema": {"type": "object"}}], "the server's answer is malformed: tools.0.name:"),
+    ([{"name": "t", "inputSchema": _nested(300)}], "the tool listing nests too deeply: past what the MCP SDK reads"),
+])
+def test_an_http_listings_fault_is_said_not_the_405_of_the_optional_get_stream(listing: Any, words: str) -> None:
+    # MCP's streamable HTTP transport: a server that offers no server-to-client stream answers the client's GET with
+    # 405 Method Not Allowed, which the SDK takes in its stride; toolchoice kept it as "the" error status, and every
+    # fault of such a server's listing was said as "the server answered HTTP 405 Method Not Allowed"
+    from mcp_http_stub import serving
+
+    with serving(lambda headers: listing) as url:
+        line = refused(run_cli(["tools", "--mcp-url", url, "-f", "json"], env=_env()))
+    assert words in line and "405" not in line, line
