@@ -50,7 +50,8 @@ for line in sys.stdin:
     sys.stdout.flush()
 '''
 
-SPELLINGS = ['"input\\u0053chema"', '"\\u0069nputSche\\u006Da"', '"' + "".join(f"\\u{ord(c):04x}" for c in "inputSchema") + '"']
+SPELLINGS = ['"input\\u0053chema"', '"\\u0069nputSche\\u006Da"',
+             '"' + "".join(f"\\u{ord(c):04x}" for c in "inputSchema") + '"']
 
 
 @pytest.mark.parametrize("spelling", SPELLINGS)
@@ -247,3 +248,43 @@ def test_an_http_listings_fault_is_said_not_the_405_of_the_optional_get_stream(l
     with serving(lambda headers: listing) as url:
         line = refused(run_cli(["tools", "--mcp-url", url, "-f", "json"], env=_env()))
     assert words in line and "405" not in line, line
+
+
+# a stdio server writing its listing as raw bytes: NAME is the tool's name, its bytes as Python writes a bytes literal
+BYTES_SERVER = '''
+import json, sys
+name = eval(sys.argv[1])
+out = sys.stdout.buffer
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    if message["method"] == "initialize":
+        result = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "bytes", "version": "0"}}
+        out.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}).encode() + b"\\n")
+    elif message["method"] == "tools/list":
+        out.write(b'{"jsonrpc": "2.0", "id": ' + json.dumps(message["id"]).encode()
+                  + b', "result": {"tools": [{"name": "' + name + b'", "inputSchema": {"type": "object"}}]}}\\n')
+    else:
+        error = {"code": -32601, "message": "no"}
+        out.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": error}).encode() + b"\\n")
+    out.flush()
+'''
+
+
+@pytest.mark.skipif(missing("mcp"), reason="needs the MCP SDK")
+def test_a_stdio_server_writing_bytes_that_are_not_utf8_is_said_at_once(tmp_path: Path) -> None:
+    # MCP's stdio messages are UTF-8; the SDK's reader decodes strictly, fails, then drains the server's stdout until
+    # an EOF that never comes: the listing ended at its deadline as "UnicodeDecodeError: 'utf-8' codec can't decode
+    # byte 0xff in position 53". The relay now stops the server at the first byte that is not UTF-8.
+    server = tmp_path / "bytes.py"
+    server.write_text(BYTES_SERVER, encoding="utf-8")
+    with pytest.raises(UnicodeDecodeError):
+        b"t\xff\xfe".decode("utf-8")
+    line = refused(run_cli(["tools", "--mcp", f"{sys.executable} {server} \"b't\\xff\\xfe'\"", "--timeout", "60"],
+                           env=_env()))
+    assert "the server wrote bytes that are not UTF-8 on stdout" in line and "Unicode" not in line, line
+    read = run_cli(["tools", "--mcp", f"{sys.executable} {server} \"'caf\u00e9'.encode()\"", "-f", "json"], env=_env())
+    assert read.returncode == 0, read.stderr
+    assert json.loads(read.stdout)["tools"][0]["name"] == "caf\u00e9"

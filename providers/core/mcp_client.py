@@ -96,6 +96,9 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
             raise ToolchoiceError(limits.refusal(f"{who}: the server's answers", "mcp_reply_bytes")) from None
         if errlog.holds(mcp_relay.OVER_TOOLS):
             raise _too_many_tools(who) from None
+        if errlog.holds(mcp_relay.NOT_UTF8):  # the SDK's strict reader waited for the server's EOF until the deadline
+            raise ToolchoiceError(f"{who}: the server wrote bytes that are not UTF-8 on stdout (MCP's stdio "
+                                  "messages are UTF-8 JSON-RPC)", hint="check what the server prints") from None
         if last:  # the server may print its arguments or environment: what was read is never shown
             from .redaction import Redactor, printable
 
