@@ -288,3 +288,41 @@ def test_a_stdio_server_writing_bytes_that_are_not_utf8_is_said_at_once(tmp_path
     read = run_cli(["tools", "--mcp", f"{sys.executable} {server} \"'caf\u00e9'.encode()\"", "-f", "json"], env=_env())
     assert read.returncode == 0, read.stderr
     assert json.loads(read.stdout)["tools"][0]["name"] == "caf\u00e9"
+
+
+# ---- trace FILE: JSON Lines of many short lines ---------------------------------------------------------------------
+
+
+class _Watched(str):
+    """A text that adds up how many characters are scanned through its count() and copied by its slices."""
+
+    scanned = 0
+
+    def count(self, sub: str, start: Any = 0, end: Any = None) -> int:  # type: ignore[override]
+        end = len(self) if end is None else end
+        _Watched.scanned += max(0, end - start)
+        return str.count(self, sub, start, end)
+
+    def __getitem__(self, key: Any) -> str:  # type: ignore[override]
+        got = str.__getitem__(self, key)
+        _Watched.scanned += len(got)
+        return got
+
+
+def test_json_lines_are_read_in_one_pass_over_the_text() -> None:
+    # each document's line was counted from the file's start and the rest of the file copied to strip it: a 4 MB
+    # trace of 2,000,000 lines `{}` took hours (40,000 lines: 5 s, 80,000: 20 s) before its one-line refusal
+    from toolchoice.providers.core.bounded import json_documents
+
+    text = '{"resourceSpans": []}\n' * 20000 + '\n  {"resourceSpans": [1]}  \r\n'
+    _Watched.scanned = 0
+    found = json_documents(_Watched(text), "t.jsonl", lines=True)
+    assert len(found) == 20001 and found[-1] == (20002, {"resourceSpans": [1]}) and found[1][0] == 2
+    assert _Watched.scanned <= 2 * len(text), _Watched.scanned  # 22 characters a line: 4.4 billion before
+
+
+def test_a_bad_line_far_down_a_json_lines_trace_is_named_by_its_line(tmp_path: Path) -> None:
+    trace = tmp_path / "t.jsonl"
+    trace.write_text('{"resourceSpans": []}\n' * 30000 + "{}\n", encoding="utf-8")
+    line = refused(run_cli(["trace", str(trace)], env=_env()))
+    assert f"{trace}:30001: not an OTLP/JSON trace export (no resourceSpans)" in line, line
