@@ -139,14 +139,16 @@ def test_a_server_writing_one_endless_line_is_cut_at_mcp_reply_bytes(tmp_path: P
 
 
 def test_the_relay_passes_a_server_through_whole_under_the_cap(tmp_path: Path) -> None:
-    """What a server writes (bytes, no newline at the end, exit code) reaches the SDK unchanged."""
+    """What a server writes (UTF-8 of one to four bytes a character, no newline at the end, exit code) reaches the
+    SDK unchanged (a byte that is not UTF-8 stops it: test_adversarial17)."""
     from toolchoice.providers.core import mcp_relay
 
+    said = "a\u00e9\u20ac\U0001f600".encode() * 25600  # 256,000 bytes
     script = tmp_path / "say.py"
-    script.write_text("import sys\nsys.stdout.buffer.write(bytes(range(256)) * 1000)\nsys.exit(5)\n")
+    script.write_text(f"import sys\nsys.stdout.buffer.write({said[:10]!r} * 25600)\nsys.exit(5)\n")
     proc = subprocess.run([sys.executable, "-I", "-S", mcp_relay.__file__, "256000", "10", sys.executable, str(script)],
                           capture_output=True, timeout=60)
-    assert proc.returncode == 5 and proc.stdout == bytes(range(256)) * 1000 and proc.stderr == b""
+    assert proc.returncode == 5 and proc.stdout == said and proc.stderr == b""
     over = subprocess.run([sys.executable, "-I", "-S", mcp_relay.__file__, "255999", "10", sys.executable, str(script)],
                           capture_output=True, timeout=60)
     assert over.returncode == 3 and len(over.stdout) <= 255999

@@ -246,7 +246,8 @@ def _transcript(base: Path, provider: str) -> Transcript:
                 raise _unreplayable(f": {reply_file} is not a step's reply file (a JSON object with 'reply' an "
                                     f"object; found {type(loaded).__name__})", "give the folder ", " wrote",
                                     names=("run.save",)) from None
-            problem = _reply_problem(loaded.get("reply") or {}) or _results_problem(loaded.get("results"))
+            problem = (_step_problem(loaded) or _reply_problem(loaded.get("reply") or {})
+                       or _results_problem(loaded.get("results")))
             if problem is not None:
                 raise _unreplayable(f": {reply_file}: {problem}", "give the folder ",
                                     " wrote, or keep the reply as it wrote it", names=("run.save",))
@@ -292,6 +293,24 @@ _SERVER_FIELDS: dict[str, tuple[type, ...]] = {
     "kind": (str,), "id": _TEXT, "name": _TEXT, "server": _TEXT, "loaded": (list,), "error": _TEXT}
 
 
+def _step_problem(data: dict[str, Any]) -> str | None:
+    """What in a saved step's own fields is not what ``--save`` writes: each is shown as the step's (``"latency_ms":
+    "slow"`` was "internal error: ValueError", exit 70, replayed on another provider; 1e400 was "Infinity", no JSON,
+    in ``-f json``)."""
+    import math
+
+    for key, kinds, said in (("provider", (str,), "a provider id"), ("status", (int,), "a whole number"),
+                             ("latency_ms", (int, float), "a number of 0 or more")):
+        value = data.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            return f"{key} must be {said} or null, not {type(value).__name__}"
+        if key == "latency_ms" and not (math.isfinite(value) and value >= 0):  # 1e400: "Infinity" in -f json
+            return f"latency_ms must be {said} or null, not {value}"
+    return None
+
+
 def _reply_problem(data: Any) -> str | None:
     """What in a saved step's ``reply`` is not what ``Reply.to_json()`` writes (a transcript edited by hand), so
     replay says which file and key instead of failing the loop on a Python error (found by an adversarial run)."""
@@ -330,6 +349,8 @@ def _reply_problem(data: Any) -> str | None:
     error = data.get("error")
     if isinstance(error, dict) and not isinstance(error.get("message", ""), str):
         return "reply.error.message must be a string"
+    if isinstance(error, dict) and not isinstance(error.get("type"), _TEXT):
+        return "reply.error.type must be a string or null"
     return None
 
 

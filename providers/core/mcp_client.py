@@ -96,6 +96,9 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
             raise ToolchoiceError(limits.refusal(f"{who}: the server's answers", "mcp_reply_bytes")) from None
         if errlog.holds(mcp_relay.OVER_TOOLS):
             raise _too_many_tools(who) from None
+        if errlog.holds(mcp_relay.NOT_UTF8):  # the SDK's strict reader waited for the server's EOF until the deadline
+            raise ToolchoiceError(f"{who}: the server wrote bytes that are not UTF-8 on stdout (MCP's stdio "
+                                  "messages are UTF-8 JSON-RPC)", hint="check what the server prints") from None
         if last:  # the server may print its arguments or environment: what was read is never shown
             from .redaction import Redactor, printable
 
@@ -262,7 +265,11 @@ def _capped_transport(httpx2: Any, who: str, done: dict[str, Any]) -> Any:
     class Capped(httpx2.AsyncHTTPTransport):  # type: ignore[misc,name-defined]
         async def handle_async_request(self, request: Any) -> Any:
             response = await super().handle_async_request(request)
-            if response.status_code >= 400:
+            # 405 to the GET of a server-to-client stream, or to the DELETE that ends the session, is MCP's "not
+            # offered here" (transports spec), which the SDK takes in its stride: no error of the listing's (every
+            # malformed listing of such a server was said as "the server answered HTTP 405": an adversarial run)
+            optional = response.status_code == 405 and request.method in ("GET", "DELETE")
+            if response.status_code >= 400 and not optional:
                 done.setdefault("status", response.status_code)
             encoding = response.headers.get("content-encoding", "identity").strip().lower()
             response.stream = Counted(response.stream, encoding not in ("", "identity"))
@@ -346,9 +353,17 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
     ``_listing`` put the tools once listed: a deadline passed while only closing the session keeps them."""
     import anyio
 
+    from . import limits
+
+    too_deep = (f"{who}: the tool listing nests too deeply: past what the MCP SDK reads, and more than "
+                f"{limits.shown('json_depth')}")
+
     async def bounded() -> dict[str, Any]:
-        with anyio.fail_after(timeout):
-            return await make()
+        with anyio.CancelScope() as unreadable:  # cancelled when the SDK cannot parse the answer for its depth
+            heard.stop = unreadable.cancel
+            with anyio.fail_after(timeout):
+                return await make()
+        raise ToolchoiceError(too_deep)
 
     from .redaction import Redactor, printable
 
@@ -375,6 +390,8 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
         hint = None
         if isinstance(cause, ToolchoiceError):
             message, hint = cause.message, cause.hint
+        elif _DEEP in str(cause):  # over HTTP the SDK raises it: "Failed to parse JSON response: ..."
+            message = too_deep
         elif isinstance(cause, TimeoutError) and heard.first:
             message = f"{who}: the server's answer could not be read: {heard.first}"
         elif isinstance(cause, TimeoutError):
@@ -398,12 +415,16 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
         raise ToolchoiceError(message, hint=hint) from None
 
 
+_DEEP = "recursion limit exceeded"  # pydantic-core's words for JSON nested past its reader (Invalid JSON: ...)
+
+
 class _SDKLog:
     """While listing, the SDK's log records (a traceback for every line a server prints that is not
     JSON-RPC) are kept here instead of reaching stderr: the first one explains a listing that never came."""
 
     def __init__(self) -> None:
         self.first = ""
+        self.stop: Callable[[], None] = lambda: None
 
     def __enter__(self) -> "_SDKLog":
         import logging
@@ -416,6 +437,10 @@ class _SDKLog:
                     cause = record.exc_info[1] if record.exc_info else None
                     text = record.getMessage() + (f": {str(cause).splitlines()[0][:200]}" if cause and str(cause) else "")
                     outer.first = text
+                if record.exc_info and _DEEP in str(record.exc_info[1]):
+                    # a line nested past the SDK's JSON reader (stdio): it logs it and waits on for an answer that
+                    # never comes, so the listing ended only at its deadline (30 s; an adversarial run). Now.
+                    outer.stop()
 
         self.logger = logging.getLogger("mcp")
         self.saved = (self.logger.propagate, self.logger.handlers[:], self.logger.level)

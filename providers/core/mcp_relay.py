@@ -7,28 +7,51 @@ endless line would grow toolchoice's memory until the deadline; past the cap the
 writes ``OVER`` on stderr and leaves, and the SDK sees the answer end. So too past TOOLS tools (limit ``tools``,
 ``OVER_TOOLS``): the SDK parses a page of tools into ~9 KB of objects a tool (100,000 small tools: ~860 MB, in
 13 MB of JSON), so the tools are counted before it sees them, as the ``"inputSchema"`` keys that every MCP tool
-has (``count_tools``; a quote inside a JSON string is escaped, so a description cannot hold one; a schema property
-named ``inputSchema`` counts too). The SDK stops the relay as it stops a server (stdin closed, then the process
-group: the server is in it); when the server exits by itself or is stopped past the cap, the relay stops what it
+has, in any JSON spelling (``count_tools``; a quote inside a JSON string is escaped, so a description cannot hold
+one; a schema property named ``inputSchema`` counts too). So too at a byte that is not UTF-8 (``NOT_UTF8``): the
+SDK's strict reader fails on it, then drains the server's stdout until an EOF that never comes (the listing ended at
+its deadline). The SDK stops the relay as it stops a server (stdin closed, then the process group: the server is in
+it); when the server exits by itself or is stopped past the cap, the relay stops what it
 left in the group. Standard library only, no site.
 """
 
 from __future__ import annotations
 
+import codecs
 import os
+import re
 import subprocess
 import sys
 
 OVER = "toolchoice: the MCP server's answers passed mcp_reply_bytes"
 OVER_TOOLS = "toolchoice: the MCP server listed more tools than the tools limit"
+NOT_UTF8 = "toolchoice: the MCP server wrote bytes that are not UTF-8 on stdout"
 CHUNK = 65536
+
+
+def _spellings(word: str) -> bytes:
+    """A regular expression of ``word`` as a JSON string in any spelling: each character as itself or as its
+    ``\\u00XX`` escape (hex digits in either case), which a JSON reader reads as the same key."""
+    def hexes(c: str) -> bytes:
+        return b"".join(b"[%s%s]" % (h.encode(), h.upper().encode()) if h.isalpha() else h.encode()
+                        for h in f"{ord(c):04x}")
+    return b'"' + b"".join(rb"(?:%s|\\u%s)" % (c.encode(), hexes(c)) for c in word) + b'"'
+
+
 TOOL_KEY = b'"inputSchema"'
+# "input\u0053chema" is the same key: it passed uncounted (200,000 tools took 1.1 GB and a minute in the SDK: an
+# adversarial run), so every spelling is counted
+_TOOL_KEYS = re.compile(_spellings("inputSchema"))
+_LONGEST = 2 + 6 * len("inputSchema")  # every character escaped
 
 
 def count_tools(chunk: bytes, carry: bytes) -> tuple[int, bytes]:
-    """The ``"inputSchema"`` keys in ``carry + chunk``, and what to carry into the next chunk (a key may straddle)."""
+    """The ``"inputSchema"`` keys in ``carry + chunk``, and what to carry into the next chunk (a key may straddle:
+    the bytes after the last key found, at most one key's longest spelling less one)."""
     joined = carry + chunk
-    return joined.count(TOOL_KEY), joined[-(len(TOOL_KEY) - 1):]
+    found = list(_TOOL_KEYS.finditer(joined))
+    start = max(found[-1].end() if found else 0, len(joined) - (_LONGEST - 1))
+    return len(found), joined[start:]
 
 
 def main(argv: list[str]) -> int:
@@ -40,14 +63,20 @@ def main(argv: list[str]) -> int:
         return 127
     assert server.stdout is not None
     out, seen, tools, carry = server.stdout.fileno(), 0, 0, b""
+    text = codecs.getincrementaldecoder("utf-8")()  # the SDK reads strictly, then waits for an EOF that never comes
     try:
         while chunk := os.read(out, CHUNK):
             seen += len(chunk)
             found, carry = count_tools(chunk, carry)
             tools += found
-            if seen > cap or tools > most_tools:
+            try:
+                text.decode(chunk)
+                fault = OVER if seen > cap else OVER_TOOLS if tools > most_tools else ""
+            except UnicodeDecodeError:
+                fault = NOT_UTF8
+            if fault:
                 server.kill()
-                sys.stderr.write((OVER if seen > cap else OVER_TOOLS) + "\n")
+                sys.stderr.write(fault + "\n")
                 sys.stderr.flush()
                 _stop_the_rest()  # the SDK sees the relay gone and stops nothing more
                 return 3

@@ -215,7 +215,13 @@ def import_saved(path: str | os.PathLike[str], sample: int | None = None, provid
         # does not expect where the API's own validation would refuse it (a tool_calls that is not a list)
         raise ToolchoiceError(f"{file}: {provider}'s request body does not read: {type(exc).__name__}: "
                               f"{(str(exc).splitlines() or [''])[0][:160]}", hint=HINT) from None
-    saved = build(file, provider, document, read, recorded)
+    from .bounded import TooDeep
+
+    try:
+        saved = build(file, provider, document, read, recorded)
+    except TooDeep as exc:  # a JSON text in it (a call's arguments), which the mock's reading took as {}
+        raise ToolchoiceError(f"{file}: the saved request does not make a valid scenario: a JSON text in it (a "
+                              f"call's arguments): {exc}") from None
     if not scrubbed.values:
         return saved
     redactor = Redactor(secrets(scrubbed.values))
@@ -574,8 +580,12 @@ def _same(a: Any, b: Any) -> bool:
     """Equal as data: a JSON text (a call's arguments) is equal to another spelling of the same value."""
     if isinstance(a, str) and isinstance(b, str) and a != b and a.lstrip()[:1] in ("{", "[") and \
             b.lstrip()[:1] in ("{", "["):
-        try:
-            return json.loads(a) == json.loads(b)
+        from .bounded import TooDeep, json_loads
+
+        try:  # bounded: a recorded call's arguments nested 50,000 deep were RecursionError, exit 70
+            return json_loads(a) == json_loads(b)
+        except TooDeep:  # import_saved says so, as the scenario loader says a value nested too deeply
+            raise
         except ValueError:
             return False
     if isinstance(a, dict) and isinstance(b, dict):  # a null member is the member left out

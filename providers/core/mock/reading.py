@@ -49,12 +49,15 @@ def counted(names: Iterable[str]) -> str:
 
 
 def arguments_object(value: Any) -> dict[str, Any]:
-    """History call arguments (JSON text or an object) as an object; unreadable ones as {}."""
+    """History call arguments (JSON text or an object) as an object; unreadable ones as {}, and so are ones nested
+    past json_depth (a client's 50,000 brackets were the mock's 500, and `trace SAVED`'s exit 70: RecursionError)."""
+    from ..bounded import json_loads
+
     if isinstance(value, dict):
         return value
     if isinstance(value, str):
         try:
-            parsed = json.loads(value) if value.strip() else {}
+            parsed = json_loads(value) if value.strip() else {}
         except ValueError:
             return {}
         return parsed if isinstance(parsed, dict) else {}
