@@ -77,6 +77,19 @@ def test_a_scenario_without_loop_is_told_the_loop_section_to_add_and_it_ends_the
     assert not [e for e in after["steps"][0]["ledger"] if e["code"] == "loop.cannot_end"]
 
 
+def test_a_tool_without_results_in_a_scenario_without_loop_is_told_the_section_to_add(tmp_path: Path, mock) -> None:
+    path = tmp_path / "auto.yaml"
+    written = FORCED.replace("tool_choice: required", "tool_choice: auto")
+    path.write_text(written)
+    result = run_cli(["run", str(path), "-p", "openai", "--dry-run", "-f", "json"], env=_env())
+    [said] = [e["message"] for t in json.loads(result.stdout)["translations"] for e in t["ledger"]
+              if e["code"] == "loop.no_results"]
+    [section] = re.findall(r"add (loop: \{results: \{search: RESULT\}\}) to the scenario", said)
+    assert _ran(path, mock)["tool_results"] == {"total": 1, "errors": 1}
+    path.write_text(written + section.replace("RESULT", "Paris") + "\n")
+    assert _ran(path, mock)["tool_results"] == {"total": 1, "errors": 0}
+
+
 def test_the_other_ways_out_of_a_scenario_without_loop_end_it_too(tmp_path: Path, mock) -> None:
     path = tmp_path / "forced.yaml"
     path.write_text(FORCED)

@@ -223,6 +223,13 @@ def cannot_end(scenario: Scenario, override: Any = None, provider: str | None = 
 RESULTS_COMMAND = "--results-from COMMAND; from Python, LoopOptions(results_from=...)"
 
 
+def _results_edit(scenario: Scenario, name: str) -> str:
+    """Where a tool's result goes, in the scenario's own terms: a ``loop:`` section to add where it has none."""
+    if scenario.loop is None:
+        return f"add loop: {{results: {{{name}: RESULT}}}} to the scenario"
+    return f"add loop.results.{name}"
+
+
 def no_results(scenario: Scenario, results_from: str | None, override: Any = None) -> list[LedgerEntry]:
     """Each offered tool without a ``loop.results`` entry (and no results command): its calls get error results."""
     if results_from is not None:
@@ -242,11 +249,11 @@ def no_results(scenario: Scenario, results_from: str | None, override: Any = Non
                                                                   if len(missing) > 10 else "")
         return [LedgerEntry("warning", "loop.no_results",
                             f"{len(missing)} offered tools have no loop.results entry (and no results command): "
-                            f"{shown}; every call to them gets an error result; add loop.results.NAME for the ones "
+                            f"{shown}; every call to them gets an error result; {_results_edit(scenario, 'NAME')} for the ones "
                             f"the model will call, or answer every call with a command ({RESULTS_COMMAND})")]
     return [LedgerEntry("warning", "loop.no_results",
                         f"'{name}' is offered but has no loop.results entry (and no results command): every call to "
-                        f"it gets an error result; add loop.results.{name}")
+                        f"it gets an error result; {_results_edit(scenario, name)}")
             for name in missing]
 
 
