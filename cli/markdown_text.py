@@ -1,5 +1,5 @@
 """Text from outside (tool names and descriptions, a model's answer and arguments, ledger messages that quote
-them) in the markdown toolchoice writes (`compare`, `compare --send` and `run` with ``--format markdown``),
+them) in the markdown toolchoice writes (`compare`, `compare --send`, `send` and `run` with ``--format markdown``),
 which ends up rendered: a pull-request comment, a CI job's summary. There it must read as written, never as
 emphasis, a link or an image, a code span, strike-through, HTML or an entity, nor end its table cell.
 
@@ -50,3 +50,22 @@ def code(text: str) -> str:
     if inner.startswith("`") or inner.endswith("`"):
         inner = f" {inner} "
     return f"{fence}{inner}{fence}"
+
+
+_BLOCK_START = re.compile(r"[ \t]*(?:[#>+=-]|[0-9]+[.)])")  # what starts a heading, a quote, a list or a setext line
+
+
+def line(text: str) -> str:
+    """``text`` as the rest of a line of its own (after a list's ``- ``): ``cell``'s, and what would start a block
+    there (a heading's ``#``, a quote's ``>``, a list's ``-``, ``+`` or ``1.``) escaped too."""
+    out = cell(text)
+    found = _BLOCK_START.match(out)
+    return out if found is None else out[:found.end() - 1] + "\\" + out[found.end() - 1:]
+
+
+def fenced(text: str) -> list[str]:
+    """``text`` as a fenced code block whose fence is longer than any run of backticks it holds, so nothing in it
+    closes the block or is read as markup."""
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence, text, fence]

@@ -95,7 +95,13 @@ def _tokens(record: Any) -> str:
     reply = record.reply
     if reply is None or (reply.usage.input_tokens is None and reply.usage.output_tokens is None):
         return "–"
-    return "/".join("–" if n is None else str(n) for n in (reply.usage.input_tokens, reply.usage.output_tokens))
+    return tokens_cell(reply.usage.input_tokens, reply.usage.output_tokens)
+
+
+def tokens_cell(input_tokens: Any, output_tokens: Any) -> str:
+    """Tokens in and out as `send` words them (``tokens in 48 / out 19``), so a cell reads alone under the short
+    header ``tokens`` or after it in one record a row: ``in 48 / out 19`` (a cell "48/19" said neither)."""
+    return f"in {'–' if input_tokens is None else input_tokens} / out {'–' if output_tokens is None else output_tokens}"
 
 
 def _latency(record: Any) -> str:
@@ -140,7 +146,7 @@ def step_rows(run: Any) -> list[list[str]]:
             for r in run.steps]
 
 
-STEP_HEADERS = ["step", "tool_choice", "on the wire", "calls", "verdict", "latency", "tokens in/out"]
+STEP_HEADERS = ["step", "tool_choice", "on the wire", "calls", "verdict", "latency", "tokens"]
 # the requested choice's words whole (a tool name: 64 at most, in `{tool: NAME}`); the wire form is JSON, broken
 # between its members (call_lines.json_lines): its widest key or value decides the layout up to 24 cells, as in
 # compare (a named tool's `"plan_tool_call"}}` whole: at 80 columns the steps are then one record a row, where a
@@ -219,7 +225,7 @@ def print_loop(console: Any, run: Any, replayed: bool = False) -> None:
         rows.append([*row[:4], Text(row[4], style=style), *row[5:]])
     console.print(fitted_table(console.width, STEP_HEADERS, rows, right=("step", "latency"), caps=STEP_CAPS, calls=("calls",),
                                jsons=("on the wire",), prose=("verdict",),  # a refusal quoting JSON
-                               short={"tool_choice": "choice", "on the wire": "wire", "tokens in/out": "tokens"}))
+                               short={"tool_choice": "choice", "on the wire": "wire"}, pairs=("tokens",)))
     for number, severity, code, message in _same_merged(_repeats_merged(notes(run))):
         label = f"  steps {number} " if "-" in str(number) else f"  step {number} "
         if code.startswith("trace."):  # the imported trace's note, on every step's ledger: "steps 1-2 ... no
@@ -271,7 +277,7 @@ def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = Non
     title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
     console.rule(Text.assemble((provider, "bold"), f" · {title} · {data['loops']} loops"))
     headers = ["step", "tool_choice", "reached", "obeyed", "%", "95% CI (Wilson)", "other verdicts", "latency p50",
-               "tokens in/out (mean)"]
+               "tokens (mean)"]
     rows = []
     for s in data["steps"]:
         rate, ci = rate_cells(s["obey_rate"])
@@ -280,11 +286,11 @@ def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = Non
         lat = s["latency_ms"]["p50"]
         tok = s["tokens"]
         rows.append([str(s["step"]), ", ".join(choices), str(s["reached"]), str(s["obeyed"]), rate, ci, other,
-                     "–" if lat is None else f"{lat:.0f} ms", f"{_num(tok['input_mean'])}/{_num(tok['output_mean'])}"])
+                     "–" if lat is None else f"{lat:.0f} ms", tokens_cell(_num(tok['input_mean']), _num(tok['output_mean']))])
     console.print(fitted_table(console.width, headers, rows, title="per step",
                                right=tuple(h for h in headers if h not in ("tool_choice", "other verdicts")),
                                short={"tool_choice": "choice", "95% CI (Wilson)": "95% CI", "other verdicts": "other",
-                                      "latency p50": "p50", "tokens in/out (mean)": "tokens"}))
+                                      "latency p50": "p50", "tokens (mean)": "tokens"}, pairs=("tokens (mean)",)))
     ended = Table(show_header=True, header_style="bold", expand=False, title="how loops ended", title_justify="left")
     for h in ("ended", "count", "%", "95% CI (Wilson)"):
         ended.add_column(h, justify="left" if h == "ended" else "right")

@@ -24,7 +24,7 @@ from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, GATEWAY, CONCURRENCY,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, format_option)
 from .output import write, write_json
 from .render_cmd import RenderFormat, build_translations, draw
-from .sample_view import emit_pretty, print_repeat, print_sample
+from .sample_view import emit, emit_pretty, print_repeat, print_sample
 from toolchoice.providers.core.json_text import dumps_indented
 
 
@@ -32,12 +32,14 @@ class OutputFormat(str, Enum):
     pretty = "pretty"
     json = "json"
     jsonl = "jsonl"
+    markdown = "markdown"
 
 
 class SendFormat(str, Enum):
     pretty = "pretty"
     json = "json"
     jsonl = "jsonl"  # issue 17: a line per sample as it completes, then (with --repeat) the tally's line
+    markdown = "markdown"  # what pretty draws, for an issue or a CI summary (sample_markdown.py)
     curl = "curl"  # with --dry-run only: `send --dry-run` is exactly `render`
 
 
@@ -61,8 +63,8 @@ def send(
                                      "summary always counts every sample)."),
     concurrency: int = CONCURRENCY,
     min_obeyed: Optional[float] = MIN_OBEYED,
-    format: SendFormat = format_option(SendFormat.pretty, "pretty, json or jsonl (a line per sample as it completes; "
-                                       "curl with --dry-run)"),
+    format: SendFormat = format_option(SendFormat.pretty, "pretty, json, jsonl (a line per sample as it completes) "
+                                       "or markdown; curl with --dry-run"),
     save: Optional[Path] = SAVE_DIR,
     raw: bool = RAW,
     dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be sent (exactly `render`) and stop."),
@@ -81,8 +83,9 @@ def send(
 
     provider = one_provider(provider, "send")
     if dry_run:
-        if format is SendFormat.jsonl:
-            raise ToolchoiceError("--format jsonl writes the samples sent", hint="with --dry-run: pretty, json or curl")
+        if format in (SendFormat.jsonl, SendFormat.markdown):
+            raise ToolchoiceError(f"--format {format.value} writes the samples sent",
+                                  hint="with --dry-run: pretty, json or curl")
         draw(scenario, [provider], tool_choice, model, base_url, RenderFormat(format.value), strict, no_emulate,
              capabilities, stream=stream, allow_env=allow_env, live_mcp=live_mcp,
              command="send --dry-run", gateway=gateway)
@@ -112,6 +115,10 @@ def send(
         write_json(dumps_indented(documents))
     elif many and format is SendFormat.jsonl:
         pass  # every line went out as it came, each naming its scenario
+    elif many and format is SendFormat.markdown:
+        from .sample_markdown import summary
+
+        write(summary(codes))
     elif many:  # folded to the terminal, as compare's is
         from .output import new_console, wrapped
 
@@ -183,6 +190,12 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
         if print_json:
             write_json(dumps_indented(document))
             document = None
+    elif format is OutputFormat.markdown:
+        from . import sample_markdown
+
+        emit(sample_markdown.refused(provider, translation) if result.translation.refused else
+             sample_markdown.sample(provider, translation, result.samples[0], raw) if result.collected is None else
+             sample_markdown.repeat(provider, translation, result.collected, raw), result.secrets)
     elif result.translation.refused:
         pass
     elif result.collected is None:

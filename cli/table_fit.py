@@ -27,7 +27,7 @@ def _bare(word: str) -> str:
 def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None = None,
                  right: tuple[str, ...] = (), title: str | None = None, lines: bool = False,
                  word_cap: int = _WORD_CAP, caps: dict[str, int] | None = None, calls: tuple[str, ...] = (),
-                 jsons: tuple[str, ...] = (), prose: tuple[str, ...] = ()) -> Any:
+                 jsons: tuple[str, ...] = (), prose: tuple[str, ...] = (), pairs: tuple[str, ...] = ()) -> Any:
     """A table whole at ``width``: bordered under its headers where rich lays it out with every header word
     and cell word unbroken; else without side borders, under the ``short`` headers, words unbroken where that
     fits; else one row a record, each value after its header. ``right``: the right-justified columns; ``lines``:
@@ -39,7 +39,9 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     on the wire), each broken so between its members and elements (``json_lines``), a string or number never inside; ``prose``:
     the columns of text that may quote JSON (a verdict quoting a refusal), broken at their spaces and, inside the
     JSON, only between its members (``prose_lines``) where they quote it; a column in ``calls`` and ``prose``: each
-    line holding a call broken as a call, each other as prose (run's side-by-side verdicts)."""
+    line holding a call broken as a call, each other as prose (run's side-by-side verdicts); ``pairs``: the columns
+    whose cells are two halves joined by " / " (run's tokens, ``in 48 / out 19``), each half on a line of its own
+    under the short headers, so the column is as narrow as its wider half there, and whole on one line elsewhere."""
     import io
 
     from rich import box as boxes
@@ -59,6 +61,9 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
                    + [len(word) for word in map(_bare, words) if cap < len(word) <= width - 4 and _NAME.fullmatch(word)])
 
     def build(names: list[str], bordered: bool, tight: bool = False, rows: list[list[Any]] = rows) -> Any:
+        if pairs and not bordered:
+            rows = [[cell.replace(" / ", "\n") if isinstance(cell, str) and headers[i] in pairs else cell
+                     for i, cell in enumerate(row)] for row in rows]
         table = Table(show_header=True, header_style="bold", expand=False, title=title, title_justify="left",
                       show_lines=lines,
                       **({} if bordered else {"box": boxes.SIMPLE_HEAD, "padding": (0, 1, 0, 0), "pad_edge": False,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .loop_policy import NO_LOOP, narrowed_as_sent, step_scenario
+from .loop_policy import AUTO, NO_LOOP, narrowed_as_sent, step_scenario
 from .model import LedgerEntry, LoopSpec, Scenario, ToolChoice, Translation
 
 _DISABLED_FOR_CHOICE = "thinking.disabled_for_choice"
@@ -113,54 +113,121 @@ def hosted_calls(scenario: Scenario, override: Any = None, provider: str | None 
                        "calls (a program's calls to your tools come back as function calls)")
 
 
-def forcing_tail(scenario: Scenario, override: Any = None, provider: str | None = None,
-                 capabilities: Any = None) -> tuple[int | None, list[str]]:
-    """The step from which every step forces a call that no stop tool can end (None: the loop can end before
-    max_steps), and each such step's choice as the finding words it; ``provider`` None: every forcing choice
-    taken as sent."""
+def _forcing_steps(scenario: Scenario, override: Any = None, provider: str | None = None,
+                   capabilities: Any = None) -> list[tuple[int, ToolChoice | None, bool]]:
+    """The steps from which every step forces a call that no stop tool can end, each as (its number, the choice it
+    sends, whether ``providers.<id>.extra`` sends that choice in place of the step's); empty: the loop can end before
+    max_steps. ``provider`` None: every forcing choice taken as sent."""
     spec = scenario.loop or NO_LOOP
     extra = provider is not None and bool(scenario.settings_for(provider).extra)
     if (spec.after_call == "auto" and not extra) or spec.max_steps <= 1:  # one step: ending at max_steps is the plan
-        return None, []
-    last = distinct_steps(spec)
-    tail = None
-    choices: list[str] = []
-    for number in range(last, 0, -1):
+        return []
+    out: list[tuple[int, ToolChoice | None, bool]] = []
+    for number in range(distinct_steps(spec), 0, -1):
         s = step_scenario(scenario, number, (), override, called=number > 1)
         written = s.tool_choice
         if extra:
             s = _as_sent(s, provider or "", capabilities)
         if _can_end(s, spec.stop_tool, provider, capabilities):
             break
-        tail = number
-        by = f" (sent by providers.{provider}.extra)" if s.tool_choice != written else ""
-        choices.insert(0, f"step {number}{' and later' if number == last else ''}: {_shown(s.tool_choice)}{by}")
-    return tail, choices
+        out.insert(0, (number, s.tool_choice, s.tool_choice != written))
+    return out
+
+
+def forcing_tail(scenario: Scenario, override: Any = None, provider: str | None = None,
+                 capabilities: Any = None) -> tuple[int | None, list[str]]:
+    """The step from which every step forces a call that no stop tool can end (None: the loop can end before
+    max_steps), and the steps' choices as the finding words them (consecutive steps sending the same one together:
+    ``step 1 and later: required``); ``provider`` None: every forcing choice taken as sent."""
+    steps = _forcing_steps(scenario, override, provider, capabilities)
+    if not steps:
+        return None, []
+    last = steps[-1][0]
+    runs: list[list[Any]] = []  # [first step, last step, the words]
+    for number, choice, by_extra in steps:
+        words = _shown(choice) + (f" (sent by providers.{provider}.extra)" if by_extra else "")
+        if runs and runs[-1][2] == words:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number, words])
+    return steps[0][0], [(f"step {first} and later" if end == last else f"step {first}" if first == end else
+                          f"steps {first}–{end}") + f": {words}" for first, end, words in runs]
+
+
+def _ends_with(scenario: Scenario, override: Any, provider: str | None, capabilities: Any) -> bool:
+    return not _forcing_steps(scenario, override, provider, capabilities)
+
+
+def ways_out(scenario: Scenario, override: Any = None, provider: str | None = None,
+             capabilities: Any = None) -> list[str]:
+    """The edits to the scenario, in its own terms, each of which lets a loop that cannot end (``forcing_tail``) end
+    before max_steps, the smallest first: ``loop.after_call: auto`` (a ``loop:`` section to add where it has none), a
+    stop tool the forcing steps may call, ``tool_choice: auto`` where the repeating step takes its choice from; each
+    but the stop tool (whose name is the user's to give) checked by the lint itself on the edited scenario. Where
+    ``providers.<id>.extra`` sends the choice over all of them, taking it out of extra."""
+    steps = _forcing_steps(scenario, override, provider, capabilities)
+    if not steps:
+        return []
+    spec = scenario.loop
+    out = []
+    after = (spec or NO_LOOP)._replace(after_call="auto")
+    if _ends_with(scenario._replace(loop=after), override, provider, capabilities):
+        out.append("set loop.after_call: auto" if spec is not None else "add loop: {after_call: auto} to the scenario")
+        out[-1] += " (after a step that called a tool, a forcing choice is sent as auto)"
+    last = steps[-1][1]  # the repeating step's: a stop tool it may call ends the loop; not where it names another
+    if last is None or last.mode != "named":
+        stop = (spec or NO_LOOP).stop_tool
+        listed = spec is not None and spec.steps and spec.steps[-1].tools is not None
+        if stop is not None:
+            out.append(f"let the steps from {steps[0][0]} on call the stop tool '{stop}' (offer it in "
+                       + ("the tools: of loop.steps' last entry" if listed else "their tools:")
+                       + (" and in its allowed list" if last is not None and last.mode == "allowed" else "") + ")")
+        else:
+            out.append("offer a tool the model calls when it is done, and "
+                       + ("set loop.stop.tool: NAME" if spec is not None else "add loop: {stop: {tool: NAME}} to the scenario")
+                       + (" (NAME in the tools: of loop.steps' last entry too)" if listed else ""))
+    if spec is not None and spec.steps:
+        entries = spec.steps[:-1] + (spec.steps[-1]._replace(tool_choice=AUTO, has_choice=True),)
+        if _ends_with(scenario._replace(loop=spec._replace(steps=entries)), override, provider, capabilities):
+            out.append(f"write tool_choice: auto in loop.steps' last entry (step {len(spec.steps)}, which every later "
+                       "step repeats)")
+    elif _ends_with(scenario._replace(tool_choice=AUTO), override, provider, capabilities):
+        out.append("write tool_choice: auto at the top level (it is every step's, step 1's too)")
+    if any(by_extra for _, _, by_extra in steps) or not out:
+        out.insert(0, f"take tool_choice out of providers.{provider}.extra (it is sent in place of every step's "
+                      "choice, over loop.after_call too)")
+    return out
 
 
 def cannot_end(scenario: Scenario, override: Any = None, provider: str | None = None,
                capabilities: Any = None) -> LedgerEntry | None:
     """From some step on every step forces a call and the stop tool (if any) cannot be called: the loop
     ends only at max_steps. A step whose forced call may be a hosted tool's can end it (``hosted_calls``);
-    ``provider``: the hosted tools counted are those its module renders (None: every one declared)."""
+    ``provider``: the hosted tools counted are those its module renders (None: every one declared). The message
+    ends with the edits that let it end, in the scenario's own terms (``ways_out``)."""
     spec = scenario.loop or NO_LOOP
     tail, choices = forcing_tail(scenario, override, provider, capabilities)
     if tail is None:
         return None
-    last = distinct_steps(spec)
     stop = (f"the stop tool '{spec.stop_tool}' cannot be called there" if spec.stop_tool else
             "there is no stop tool (the loop stops only when the model answers without a tool call)")
     guard = (f"; loop.stop.repeated_calls {spec.repeated_calls} only cuts a repeating loop short"
              if spec.repeated_calls else "")
     return LedgerEntry("warning", "loop.cannot_end",
                        f"from step {tail} on every step forces a call ({'; '.join(choices)}) and {stop}: the loop can "
-                       f"only end at max_steps {spec.max_steps}{guard}. Ways out: a stop tool the forcing steps offer "
-                       f"(loop.stop: {{tool: NAME}}); tool_choice auto on a step from {tail} on (step {last}'s tool_choice "
-                       "is also every later step's); or loop.after_call: auto")
+                       f"only end at max_steps {spec.max_steps}{guard}. To let it end: "
+                       + "; or ".join(ways_out(scenario, override, provider, capabilities)))
 
 
 # the command that answers every call, in both words: run's option and the Python argument (docs/python.md)
 RESULTS_COMMAND = "--results-from COMMAND; from Python, LoopOptions(results_from=...)"
+
+
+def _results_edit(scenario: Scenario, name: str) -> str:
+    """Where a tool's result goes, in the scenario's own terms: a ``loop:`` section to add where it has none."""
+    if scenario.loop is None:
+        return f"add loop: {{results: {{{name}: RESULT}}}} to the scenario"
+    return f"add loop.results.{name}"
 
 
 def no_results(scenario: Scenario, results_from: str | None, override: Any = None) -> list[LedgerEntry]:
@@ -182,11 +249,11 @@ def no_results(scenario: Scenario, results_from: str | None, override: Any = Non
                                                                   if len(missing) > 10 else "")
         return [LedgerEntry("warning", "loop.no_results",
                             f"{len(missing)} offered tools have no loop.results entry (and no results command): "
-                            f"{shown}; every call to them gets an error result; add loop.results.NAME for the ones "
+                            f"{shown}; every call to them gets an error result; {_results_edit(scenario, 'NAME')} for the ones "
                             f"the model will call, or answer every call with a command ({RESULTS_COMMAND})")]
     return [LedgerEntry("warning", "loop.no_results",
                         f"'{name}' is offered but has no loop.results entry (and no results command): every call to "
-                        f"it gets an error result; add loop.results.{name}")
+                        f"it gets an error result; {_results_edit(scenario, name)}")
             for name in missing]
 
 

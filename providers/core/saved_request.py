@@ -27,12 +27,25 @@ from .model import LedgerEntry, ToolchoiceError
 SAMPLE = re.compile(r"sample-([0-9]+)\.request\.json")  # ASCII digits: int() reads "١" as 1 too
 STEP = re.compile(r"step-([0-9]+)\.request\.json")  # run --save DIR: DIR/<provider>/loop-NNN/step-NN.request.json
 LISTED = 200  # samples whose reply file the listing reads
-HINT = ("give a sample-NNN.request.json that proxy, mock or send --save wrote, or their folder with --sample N "
-        "(import_saved's sample=N)")
 # a Python caller's words for what the command line says with an option or a command (cli/exits.py _OPTIONS:
-# -p, `run --save`, ...); the errors of import_saved name these
+# -p, `run --save`, `--sample N`, ...); the errors of import_saved name these
 PYTHON = {"provider": "the provider argument", "saved.run_save": "jobs.run(save=...)",
-          "saved.takers": "load_scenario reads", "saved.trace": "import_saved reads"}
+          "saved.takers": "load_scenario reads", "saved.trace": "import_saved reads",
+          "saved.writers": "running_mock(save_dir=...), toolchoice proxy --save or jobs.send(save=...)",
+          "saved.sample": "sample=N"}
+# what a saved request is and where it comes from, split where it names what writes one and how a folder's sample
+# is picked: a Python caller reads PYTHON's words, the command line its own (`--sample N`), never both
+HINT_PARTS = ("give a sample-NNN.request.json that ", " wrote, or their folder with ", "")
+HINT_NAMES = ("saved.writers", "saved.sample")
+HINT = HINT_PARTS[0] + PYTHON["saved.writers"] + HINT_PARTS[1] + PYTHON["saved.sample"]
+
+
+def _hinted(error: ToolchoiceError) -> ToolchoiceError:
+    """``error`` with the record of its hint where that is ``HINT`` (its words a Python caller's), so the command
+    line says its own (``errors.named``'s record: cli/exits.in_command_words)."""
+    if error.hint == HINT and not error.names:
+        error.hint_parts, error.names = HINT_PARTS, HINT_NAMES
+    return error
 
 
 class SavedScenario(NamedTuple):
@@ -53,7 +66,7 @@ def samples(folder: Path) -> dict[int, Path]:
     try:
         names = sorted(p.name for p in folder.iterdir())
     except OSError as exc:
-        raise ToolchoiceError(f"{folder}: cannot read the folder: {exc.strerror}", hint=HINT) from None
+        raise _hinted(ToolchoiceError(f"{folder}: cannot read the folder: {exc.strerror}", hint=HINT)) from None
     found: dict[int, Path] = {}
     for name in names:
         if (m := SAMPLE.fullmatch(name)) is None:
@@ -67,7 +80,7 @@ def samples(folder: Path) -> dict[int, Path]:
     if not found:
         said = f"{folder}: no sample-NNN.request.json in the folder"
         run_saved = _run_saved(folder)
-        raise _hint_named(said, run_saved) if run_saved else ToolchoiceError(said, hint=HINT)
+        raise _hint_named(said, run_saved) if run_saved else _hinted(ToolchoiceError(said, hint=HINT))
     return found
 
 
@@ -139,14 +152,18 @@ def read_saved(file: Path, regular_only: bool = False) -> tuple[str, str, Any]:
 
     name = str(file)
     # bounded; not JSON: file:line:col, exit 2
-    document = read_json_file(file, "saved request", hint=HINT, regular_only=regular_only)
+    try:
+        document = read_json_file(file, "saved request", hint=HINT, regular_only=regular_only)
+    except ToolchoiceError as exc:
+        raise _hinted(exc) from None
     if not isinstance(document, dict) or not isinstance(document.get("body"), dict) \
             or not isinstance(document.get("url"), str):
         from .input_forms import other_form
 
         other = other_form(document)  # a HAR, a request body alone: what to make of it
-        raise ToolchoiceError(f"{name}: {other[0] + '; ' if other else ''}not a saved request (an object with a url "
-                              "and a JSON body; method and headers optional)", hint=other[1] if other else HINT)
+        raise _hinted(ToolchoiceError(f"{name}: {other[0] + '; ' if other else ''}not a saved request (an object "
+                                      "with a url and a JSON body; method and headers optional)",
+                                      hint=other[1] if other else HINT))
     method = document.get("method") if isinstance(document.get("method"), str) else "POST"
     return method.upper(), urlsplit(document["url"]).path or "/", document
 
@@ -210,11 +227,12 @@ def import_saved(path: str | os.PathLike[str], sample: int | None = None, provid
     try:
         read = family.mock_read(document["body"], route, **per_host)
     except MockMalformed as exc:
-        raise ToolchoiceError(f"{file}: {provider}'s API cannot read this body: {str(exc)[:200]}", hint=HINT) from None
+        raise _hinted(ToolchoiceError(f"{file}: {provider}'s API cannot read this body: {str(exc)[:200]}",
+                                      hint=HINT)) from None
     except (TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:  # a value of a kind the reader
         # does not expect where the API's own validation would refuse it (a tool_calls that is not a list)
-        raise ToolchoiceError(f"{file}: {provider}'s request body does not read: {type(exc).__name__}: "
-                              f"{(str(exc).splitlines() or [''])[0][:160]}", hint=HINT) from None
+        raise _hinted(ToolchoiceError(f"{file}: {provider}'s request body does not read: {type(exc).__name__}: "
+                                      f"{(str(exc).splitlines() or [''])[0][:160]}", hint=HINT)) from None
     from .bounded import TooDeep
 
     try:
