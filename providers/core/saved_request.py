@@ -167,10 +167,7 @@ def import_saved(path: str | os.PathLike[str], sample: int | None = None, provid
     ``sample``: the listing. ``provider``: the family that wrote the body (else the save's reply file says).
     ``load_scenario_dict(saved.data)`` reads the scenario (docs/python.md, "Read a saved request back")."""
     from . import call_args
-    from .mock.body_secrets import MARKER, scrub_module, secrets
-    from .mock.judge import MockMalformed
-    from .redaction import Redactor
-    from .registry import check_provider, mock_family
+    from .registry import check_provider
 
     path = call_args.path_arg(path)
     call_args.whole_number(sample, "sample", 0, optional=True)
@@ -196,6 +193,18 @@ def import_saved(path: str | os.PathLike[str], sample: int | None = None, provid
             raise named((f"{file.with_name(reply)}: the provider it names: {exc.message}",),
                         f"{said} the API the request was sent to with ", "", names=("provider",),
                         spelling=PYTHON) from None
+    return read_request(file, method, route_path, document, provider, recorded)
+
+
+def read_request(file: Path, method: str, route_path: str, document: dict[str, Any], provider: str,
+                 recorded: Any = None, hint: str = HINT) -> SavedScenario:
+    """The scenario of one request (``document``: its ``url``, JSON ``body`` and optional ``headers``) sent to
+    ``provider``'s API, ``file`` naming it in every line (a saved request, a HAR's entry)."""
+    from .mock.body_secrets import MARKER, scrub_module, secrets
+    from .mock.judge import MockMalformed
+    from .redaction import Redactor
+    from .registry import check_provider, mock_family
+
     provider = check_provider(provider)
     family = mock_family(provider)
     route = family.mock_route(method, route_path)
@@ -210,11 +219,11 @@ def import_saved(path: str | os.PathLike[str], sample: int | None = None, provid
     try:
         read = family.mock_read(document["body"], route, **per_host)
     except MockMalformed as exc:
-        raise ToolchoiceError(f"{file}: {provider}'s API cannot read this body: {str(exc)[:200]}", hint=HINT) from None
+        raise ToolchoiceError(f"{file}: {provider}'s API cannot read this body: {str(exc)[:200]}", hint=hint) from None
     except (TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:  # a value of a kind the reader
         # does not expect where the API's own validation would refuse it (a tool_calls that is not a list)
         raise ToolchoiceError(f"{file}: {provider}'s request body does not read: {type(exc).__name__}: "
-                              f"{(str(exc).splitlines() or [''])[0][:160]}", hint=HINT) from None
+                              f"{(str(exc).splitlines() or [''])[0][:160]}", hint=hint) from None
     saved = build(file, provider, document, read, recorded)
     if not scrubbed.values:
         return saved
