@@ -67,6 +67,9 @@ def trace(
         _writable(scenario_out, force)  # before the reading: a file that is there is said before any work
     redact = output_redactor()  # a key pasted into a recorded message is not printed
     if trace_har.is_har(file):
+        if trace_id is not None:
+            raise ToolchoiceError(f"{file} is an HTTP Archive: --trace-id picks a run of an OTLP/JSON trace",
+                                  hint="pick a HAR's provider call with --sample N (without it they are listed)")
         _har(file, sample, provider, format, redact, scenario_out, force)
         return
     if saved_request.is_saved(file) or sample is not None or provider is not None:

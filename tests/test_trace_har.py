@@ -249,3 +249,60 @@ def test_not_json_and_a_sample_out_of_range(recorded: tuple[Path, Any], tmp_path
     named = tmp_path / "traffic.json"  # a HAR by its content, whatever its name
     named.write_text(path.read_text())
     assert json.loads(run_cli(["trace", str(named), "-f", "json"]).stdout)["samples"][0]["provider"] == "openai"
+
+
+AWS = "AKIA" + "Q7Z2M4X9T1B6V3N8"
+SAVED_BEDROCK = Path(__file__).parent / "data/saved/bedrock-converse-mock"  # boto3's Converse into `mock --save`
+
+
+def test_a_bedrock_call_at_a_region_s_host_its_response_base64(tmp_path: Path) -> None:
+    """What boto3's Converse sent and the mock answered (tests/data/saved/bedrock-converse-mock), as a HAR entry at
+    a region's runtime host with its SigV4 Authorization (an AWS key id in clear) and the response body base64 as a
+    proxy saves a body it keeps as bytes: read as bedrock's, the call the mock's own save records judged obeyed."""
+    request = json.loads((SAVED_BEDROCK / "sample-001.request.json").read_text())
+    saved = json.loads((SAVED_BEDROCK / "sample-001.reply.json").read_text())
+    answer = (SAVED_BEDROCK / "sample-001.response.json").read_bytes()
+    entry = page_entry("https://bedrock-runtime.eu-central-1.amazonaws.com" + request["url"])
+    entry["request"].update(method="POST", headers=[{"name": "Authorization", "value": (
+        f"AWS4-HMAC-SHA256 Credential={AWS}/20261127/eu-central-1/bedrock/aws4_request, SignedHeaders=host, "
+        "Signature=" + "9f" * 32)}], postData={"mimeType": "application/json", "text": json.dumps(request["body"])})
+    entry["response"]["content"] = {"size": len(answer), "mimeType": "application/json", "encoding": "base64",
+                                    "text": base64.b64encode(answer).decode()}
+    path = tmp_path / "bedrock.har"
+    path.write_text(json.dumps({"log": {"version": "1.2", "creator": {"name": "t", "version": "1"},
+                                        "entries": [entry]}}))
+    shown = run_cli(["trace", str(path)])
+    assert shown.returncode == 0, shown.stderr
+    assert AWS not in shown.stdout + shown.stderr and AWS[-12:] not in shown.stdout + shown.stderr
+    [line] = [x for x in shown.stdout.splitlines() if "har.reply" in x]
+    [call] = saved["calls"]  # what the mock answered, as its save records it, under tool_choice {tool: get_weather}
+    assert saved["tool_choice"] == {"tool": call["name"]}
+    assert "the recorded response (HTTP 200): obeyed: " in line and f"called {call['name']}" in line, line
+    assert "saved.imported: " + f"{path} log.entries[0]: POST {request['url'].split('?')[0]}" in shown.stdout
+
+
+@pytest.mark.parametrize("host,port,providers", [
+    ("api.openai.com", None, ["openai", "openai-responses"]), ("eu.api.openai.com", None, ["openai", "openai-responses"]),
+    ("my-resource.openai.azure.com", None, ["azure"]), ("bedrock-runtime.us-west-2.amazonaws.com", None, ["bedrock"]),
+    ("bedrock-runtime-fips.us-east-1.api.aws", None, ["bedrock"]), ("API.Anthropic.com.", None, ["anthropic"]),
+    ("api.together.xyz", None, ["together"]), ("localhost", 11434, ["ollama"]), ("127.0.0.1", 8000, ["vllm"]),
+    ("::1", 8080, ["llamacpp"]), ("127.0.0.1", 9999, []), ("api.openai.com.evil.example", None, []),
+    ("generativelanguage.googleapis.com", None, ["gemini"]),
+])
+def test_a_host_is_an_api_s_by_the_rows(host: str, port: Any, providers: list[str]) -> None:
+    """host_rules.api_of_host: the rows' own hosts and the other hosts of the same API their sources name."""
+    from toolchoice.providers.core.host_rules import api_of_host
+
+    assert api_of_host(host, port) == providers
+
+
+def test_a_call_that_does_not_read_is_a_row_of_the_listing(recorded: tuple[Path, Any], tmp_path: Path) -> None:
+    """In the listing a call whose body its API cannot read says so in its row; the others are listed as ever."""
+    path, _ = recorded
+
+    def spoil(entries: list[dict[str, Any]]) -> None:
+        entries[3]["request"]["postData"]["text"] = '{"messages": 3}'
+
+    rows = json.loads(run_cli(["trace", str(_copy(path, tmp_path, spoil)), "-f", "json"]).stdout)["samples"]
+    assert rows[1]["problem"].startswith("openai's API cannot read this body: ") and "reply" not in rows[1], rows[1]
+    assert all("reply" in r for r in rows if r is not rows[1])

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import os
 import re
 from pathlib import Path
@@ -102,7 +103,6 @@ def read_har(path: Path, provider: str | None = None) -> Har:
         if not isinstance(method, str) or not isinstance(url, str):
             raise ToolchoiceError(f"{where(path, index)}: not a HAR entry (its request has no method and url "
                                   "strings)", hint=HINT)
-        _credentials(request, secrets)
         try:
             parts = urlsplit(url)
             host, port = (parts.hostname or ""), parts.port
@@ -115,8 +115,10 @@ def read_har(path: Path, provider: str | None = None) -> Har:
             response = entry.get("response")
             calls.append(Call(len(calls) + 1, index, found, method, url, request,
                               response if isinstance(response, dict) else None))
+            _credentials(request, secrets)  # the entries whose text is shown: a browser's others may hold thousands
         elif not (known := _known_host(host, port)) and method == "POST" and _spoken(parts.path or "/"):
             unknown.append((index, host, f"{method} {parts.path}"))
+            _credentials(request, secrets)
         else:  # an API's own host: its path too (GET /v1/models); elsewhere the host (a page's assets)
             others.append((index, f"{method} {host}{parts.path if known else ''}"))
     return Har(path, len(entries), calls, others, unknown, secrets)
@@ -143,25 +145,30 @@ def _credentials(request: dict[str, Any], found: dict[str, str]) -> None:
                     found[piece] = "[redacted]"
 
 
-def _known_host(host: str, port: int | None) -> bool:
+@functools.lru_cache(maxsize=256)
+def _hosted(host: str, port: int | None) -> tuple[str, ...]:
+    """``host_rules.api_of_host``, once per host of the file (a browser's HAR repeats a few hosts many times)."""
     from .host_rules import api_of_host
 
-    return bool(api_of_host(host, port))
+    return tuple(api_of_host(host, port))
+
+
+def _known_host(host: str, port: int | None) -> bool:
+    return bool(_hosted(host, port))
 
 
 def _provider_of(host: str, port: int | None, method: str, path: str, given: str | None) -> str | None:
     """The provider whose API the entry calls: one whose own host it is and whose module serves the path; at a host
     toolchoice does not know, ``given`` (-p) when its module serves the path."""
-    from .host_rules import api_of_host
     from .registry import mock_family
 
-    hosted = api_of_host(host, port)
-    for provider in hosted or ([given] if given else []):
+    for provider in _hosted(host, port) or ((given,) if given else ()):
         if mock_family(provider).mock_route(method, path) is not None:
             return provider
     return None
 
 
+@functools.lru_cache(maxsize=256)
 def _spoken(path: str) -> bool:
     """Whether some provider module serves ``POST path`` (an API request at a host toolchoice does not know)."""
     from .capabilities import CAPABILITIES
@@ -342,7 +349,7 @@ def describe(har: Har, call: Call) -> dict[str, Any]:
     try:
         saved = import_call(har, call)
     except ToolchoiceError as exc:
-        row["problem"] = exc.message
+        row["problem"] = exc.message.removeprefix(f"{where(har.file, call.index)}: ")
         return _redacted(har, row)
     body = document(har, call)["body"]
     model = saved.data["providers"][call.provider] or {}
