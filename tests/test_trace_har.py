@@ -198,7 +198,7 @@ def test_a_host_toolchoice_does_not_know_says_so_and_p_reads_it(recorded: tuple[
     line = refused(run_cli(["trace", str(moved)]), OPENAI)
     assert line.startswith(f"toolchoice: error: {moved} log.entries[1]: POST /v1/chat/completions at "
                            "llm-gw.internal.example, a host toolchoice does not know"), line
-    assert "-p PROVIDER" in line, line
+    assert line.endswith("(name the API it speaks with -p (openai, anthropic, ...))\n"), line
     rows = json.loads(run_cli(["trace", str(moved), "-p", "openai", "-f", "json"]).stdout)["samples"]
     assert [r["provider"] for r in rows] == ["openai", "openai", "openai"]
     mixed = _copy(path, tmp_path, gateway, "mixed.har")
@@ -226,7 +226,8 @@ def test_a_host_toolchoice_does_not_know_says_so_and_p_reads_it(recorded: tuple[
     (lambda h: h["log"]["entries"][1]["request"]["postData"].update(text='{"messages": 3}'),
      "{file} log.entries[1]: openai's"),
     (lambda h: h["log"].update(entries=[page_entry("https://example.com/")]),
-     "{file}: none of its 1 entries is a provider API call (hosts: example.com)"),
+     "{file}: none of its 1 entries is a provider API call (hosts: example.com) (record the requests to the API "
+     "itself (api.openai.com, api.anthropic.com, ...), or name a gateway's API with -p)"),
 ])
 def test_bad_input_is_one_line_naming_the_file_and_entry(recorded: tuple[Path, Any], tmp_path: Path, change: Any,
                                                         said: str) -> None:
@@ -306,3 +307,42 @@ def test_a_call_that_does_not_read_is_a_row_of_the_listing(recorded: tuple[Path,
     rows = json.loads(run_cli(["trace", str(_copy(path, tmp_path, spoil)), "-f", "json"]).stdout)["samples"]
     assert rows[1]["problem"].startswith("openai's API cannot read this body: ") and "reply" not in rows[1], rows[1]
     assert all("reply" in r for r in rows if r is not rows[1])
+
+
+def test_a_gemini_stream_as_a_json_array_reads_as_its_events(recorded: tuple[Path, Any], tmp_path: Path) -> None:
+    """streamGenerateContent without alt=sse answers a JSON array of GenerateContentResponse: read as a stream of its
+    items (here the recorded generateContent answer, in two chunks: its call, then its finish)."""
+    path, truth = recorded
+
+    def as_stream(entries: list[dict[str, Any]]) -> None:
+        entry = entries[7]
+        entry["request"]["url"] = entry["request"]["url"].replace(":generateContent", ":streamGenerateContent")
+        answer = json.loads(entry["response"]["content"]["text"])
+        finish = json.loads(json.dumps(answer))
+        answer["candidates"][0].pop("finishReason", None)
+        finish["candidates"][0]["content"]["parts"] = [{"text": ""}]
+        entry["response"]["content"]["text"] = json.dumps([answer, finish])
+
+    changed = _copy(path, tmp_path, as_stream)
+    shown = run_cli(["trace", str(changed), "--sample", "6"])
+    [line] = [x for x in shown.stdout.splitlines() if "har.reply" in x]
+    assert "(HTTP 200, a stream of 2 events): obeyed: " in line and f"called {truth.calls[5]['called'][0]}" in line, line
+
+
+def test_a_python_caller_reads_its_own_words(recorded: tuple[Path, Any], tmp_path: Path) -> None:
+    """trace_har.import_har: a file of several calls is a Listing; one sample a SavedScenario; an unknown host's
+    error names the provider argument, not -p."""
+    from toolchoice.providers.core import trace_har
+    from toolchoice.providers.core.model import ToolchoiceError
+
+    path, truth = recorded
+    listing = trace_har.import_har(str(path))
+    assert isinstance(listing, trace_har.Listing) and len(listing.rows) == len(truth.calls)
+    one = trace_har.import_har(path, sample=5)
+    assert one.provider == "anthropic" and one.notes[-2].code == "har.reply"
+    moved = _copy(path, tmp_path, lambda e: e.__setitem__(slice(None), [
+        {**x, "request": {**x["request"], "url": x["request"]["url"].replace("api.openai.com", "gw.example")}}
+        for x in e[:2]]))
+    with pytest.raises(ToolchoiceError) as caught:
+        trace_har.import_har(moved)
+    assert "name the API it speaks with the provider argument" in str(caught.value) and "-p" not in str(caught.value)

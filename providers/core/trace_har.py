@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import json
 import os
 import re
 from pathlib import Path
@@ -216,7 +217,7 @@ def import_call(har: Har, call: Call) -> Any:
 
     label = Path(where(har.file, call.index))
     saved = read_request(label, call.method, _path(call.url), document(har, call), call.provider,
-                         hint="the entry's request is not one toolchoice reads; pick another with --sample N")
+                         hint="the entry's request is not one toolchoice reads; pick another sample")
     return saved._replace(notes=[*saved.notes, _judged(har, call, saved), *notes(har)])
 
 
@@ -288,12 +289,7 @@ def recorded_reply(har: Har, call: Call) -> tuple[Any, str]:
     else:
         data = text.encode("utf-8", "surrogatepass")
     if mime in _STREAMS or not data.lstrip()[:1] in (b"{", b"["):
-        if len(data) > limits.get("stream_bytes"):
-            return None, f"the response is larger than {limits.shown('stream_bytes')}"
-        from .streaming import assemble_bytes
-
-        streamed = assemble_bytes(call.provider, data)
-        return streamed.reply, f"HTTP {status}, a stream of {streamed.events} events"
+        return _streamed(call, data, status)
     if len(data) > limits.get("reply_bytes"):
         return None, f"the response is larger than {limits.shown('reply_bytes')}"
     shown = data.decode("utf-8", "replace")
@@ -301,7 +297,32 @@ def recorded_reply(har: Har, call: Call) -> tuple[Any, str]:
         body = json_value(shown)
     except ValueError:
         body = None
+    if isinstance(body, list) and 200 <= status < 300 and _asked_stream(har, call):
+        # Gemini's streamGenerateContent without alt=sse answers a JSON array of its responses: one event each
+        return _streamed(call, "\n".join(json.dumps(item) for item in body).encode(), status)
     return read_reply(call.provider, status, body, shown), f"HTTP {status}"
+
+
+def _streamed(call: Call, data: bytes, status: int) -> tuple[Any, str]:
+    from . import limits
+    from .streaming import assemble_bytes
+
+    if len(data) > limits.get("stream_bytes"):
+        return None, f"the response is larger than {limits.shown('stream_bytes')}"
+    streamed = assemble_bytes(call.provider, data)
+    return streamed.reply, f"HTTP {status}, a stream of {streamed.events} events"
+
+
+def _asked_stream(har: Har, call: Call) -> bool:
+    """Whether the request asked for a stream: in its path (Gemini's, Bedrock's) or its body's ``stream``."""
+    from .registry import mock_family
+
+    route = mock_family(call.provider).mock_route(call.method, _path(call.url)) or {}
+    try:
+        body = document(har, call)["body"]
+    except ToolchoiceError:
+        return False
+    return route.get("stream") is True or body.get("stream") is True
 
 
 # ---- the file → one scenario, or the listing -------------------------------------------------------------------
@@ -329,14 +350,17 @@ def import_har(path: str | os.PathLike[str], sample: int | None = None, provider
 
 
 def _no_calls(har: Har) -> ToolchoiceError:
+    from .errors import named
+    from .saved_request import PYTHON
+
     if har.unknown:
         index, host, what = har.unknown[0]
-        return ToolchoiceError(f"{where(har.file, index)}: {what} at {host}, a host toolchoice does not know",
-                               hint="give -p PROVIDER, the API it speaks (toolchoice trace FILE.har -p openai)")
+        return named((f"{where(har.file, index)}: {what} at {host}, a host toolchoice does not know",),
+                     "name the API it speaks with ", " (openai, anthropic, ...)", names=("provider",), spelling=PYTHON)
     hosts = ", ".join(dict.fromkeys(what.split(" ", 1)[-1] for _, what in har.others[:50])) or "none"
-    return ToolchoiceError(f"{har.file}: none of its {har.total} entries is a provider API call (hosts: "
-                           f"{hosts[:160]})", hint="record the requests to the API itself (api.openai.com, "
-                           "api.anthropic.com, ...), or give -p PROVIDER for a gateway's host")
+    return named((f"{har.file}: none of its {har.total} entries is a provider API call (hosts: {hosts[:160]})",),
+                 "record the requests to the API itself (api.openai.com, api.anthropic.com, ...), or name a gateway's "
+                 "API with ", "", names=("provider",), spelling=PYTHON)
 
 
 def describe(har: Har, call: Call) -> dict[str, Any]:
