@@ -35,16 +35,18 @@ class TraceFormat(str, Enum):
 def trace(
     file: Path = typer.Argument(..., help="An OTLP/JSON trace export ({\"resourceSpans\": [...]}, or one object "
                                 "per line): OpenInference or OpenTelemetry GenAI LLM spans. Or a request proxy, mock "
-                                "or send saved with --save (sample-NNN.request.json), or their folder.",
+                                "or send saved with --save (sample-NNN.request.json), or their folder. Or an HTTP "
+                                "Archive (.har) a browser or a debugging proxy saved.",
                                 show_default=False),
     format: TraceFormat = typer.Option(TraceFormat.yaml, "--format", "-f", help="yaml (with the notes as comments) "
                                        "or json (the notes on stderr)."),
     trace_id: Optional[str] = typer.Option(None, "--trace-id", help="The run to import when the file holds several "
                                            "(without it they are listed)."),
-    sample: Optional[int] = typer.Option(None, "--sample", min=0, help="A save folder's sample to import "
-                                         "(without it a folder of several is listed)."),
+    sample: Optional[int] = typer.Option(None, "--sample", min=0, help="A save folder's sample, or a HAR's Nth "
+                                         "provider call, to import (without it several are listed)."),
     provider: Optional[str] = typer.Option(None, "--provider", "-p", help="FILE is a saved request sent to this API "
-                                           "(default: the provider its .reply.json names)."),
+                                           "(default: the provider its .reply.json names); in a HAR, the API of "
+                                           "the entries at a host toolchoice does not know."),
     scenario_out: Optional[Path] = typer.Option(None, "--scenario-out", help="Write the scenario to this file (what "
                                                 "stdout would show: YAML with the notes as comments, or --format "
                                                 "json) instead of stdout.", show_default=False),
@@ -52,7 +54,7 @@ def trace(
 ) -> None:
     """Print the scenario that reproduces a recorded agent run (tools, messages, per-step tool_choice, results),
     or the one that sends a saved request again on any provider."""
-    from toolchoice.providers.core import saved_request, trace_scenario
+    from toolchoice.providers.core import saved_request, trace_har, trace_scenario
 
     from .output import output_redactor
 
@@ -64,6 +66,12 @@ def trace(
     if scenario_out is not None:
         _writable(scenario_out, force)  # before the reading: a file that is there is said before any work
     redact = output_redactor()  # a key pasted into a recorded message is not printed
+    if trace_har.is_har(file):
+        if trace_id is not None:
+            raise ToolchoiceError(f"{file} is an HTTP Archive: --trace-id picks a run of an OTLP/JSON trace",
+                                  hint="pick a HAR's provider call with --sample N (without it they are listed)")
+        _har(file, sample, provider, format, redact, scenario_out, force)
+        return
     if saved_request.is_saved(file) or sample is not None or provider is not None:
         _saved(file, sample, provider, format, redact, scenario_out, force)
         return
@@ -87,17 +95,30 @@ def _saved(file: Path, sample: Optional[int], provider: Optional[str], format: T
     _scenario(found.data, found.notes, format, redact, scenario_out, force, f"-p {found.provider}")
 
 
+def _har(file: Path, sample: Optional[int], provider: Optional[str], format: TraceFormat,
+         redact: Redactor, scenario_out: Optional[Path], force: bool) -> None:
+    from toolchoice.providers.core import trace_har
+
+    found = trace_har.import_har(file, sample, provider)
+    if isinstance(found, trace_har.Listing):
+        _listing("file", file, "samples", found.rows, "--sample N", format, redact, scenario_out, found.notes)
+        return
+    _scenario(found.data, found.notes, format, redact, scenario_out, force, f"-p {found.provider}")
+
+
 def _listing(source_key: str, file: Path, kind: str, items: list[Any], option: str, format: TraceFormat,
-             redact: Redactor, scenario_out: Optional[Path] = None) -> None:
+             redact: Redactor, scenario_out: Optional[Path] = None, notes: Any = ()) -> None:
     """A file of several runs, or a folder of several samples: each one's line, and the option that picks one
-    (with --scenario-out: no scenario to write, said in one line)."""
+    (with --scenario-out: no scenario to write, said in one line); ``notes``: what the file holds beside them."""
     if scenario_out is not None:
         raise ToolchoiceError(f"{file} holds {len(items)} {kind}: --scenario-out writes one scenario",
                               hint=f"pick one with {option}; `toolchoice trace {file}` lists them")
     if format is TraceFormat.json:
-        write_json(redact.document({source_key: str(file), kind: items}, dump=dumps))
+        said = {"notes": [e.to_json() for e in notes]} if notes else {}
+        write_json(redact.document({source_key: str(file), kind: items, **said}, dump=dumps))
         return
-    write(redact.text(f"# {_line(str(file))} holds {len(items)} {kind}: pick one with {option}\n"
+    lines = "".join(f"# {_line(f'{e.severity} {e.code}: {e.message}')}\n" for e in notes)
+    write(redact.text(f"# {_line(str(file))} holds {len(items)} {kind}: pick one with {option}\n" + lines
                       + yaml_list(kind, redact.data(items))))
 
 

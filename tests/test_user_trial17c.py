@@ -70,25 +70,27 @@ def _har(request: dict[str, Any]) -> dict[str, Any]:
                      "headersSize": -1, "bodySize": 2}}]}}
 
 
-def test_a_har_file_is_said_and_its_entry_made_a_saved_request_as_the_line_says_reads(tmp_path: Path) -> None:
-    """A HAR was "not an OTLP/JSON trace export (no resourceSpans)", told to export OTLP; with -p, "not a saved
-    request (an object with method, url, headers and a JSON body)" (headers are not needed). It is named, and the
-    line's way (an entry's url and postData.text) gives the scenario the recorded request gives."""
+def test_a_har_file_is_read_as_its_entry_made_a_saved_request_reads(tmp_path: Path) -> None:
+    """A HAR was "not an OTLP/JSON trace export (no resourceSpans)", told to export OTLP; then it was named and told
+    to cut its entry out by hand. It is read now (trace_har, tests/test_trace_har.py): its one entry gives the
+    scenario the entry's url and postData.text, made a saved request, give; its key is not shown."""
     recorded = json.loads(SAVED.read_text())
     har = tmp_path / "session.har"
     har.write_text(json.dumps(_har(recorded)))
-    for extra in ([], ["-p", "openai"]):
-        line = refused(run_cli(["trace", str(har), *extra]), "sk-proj-har0123456789abcdefghijklmn")
-        assert f"{har}: an HTTP Archive (HAR); not " in line and "request.postData.text" in line, line
     entry = json.loads(har.read_text())["log"]["entries"][0]["request"]
     made = tmp_path / "request.json"
     made.write_text(json.dumps({"url": entry["url"], "body": json.loads(entry["postData"]["text"])}))
-    got = run_cli(["trace", str(made), "-p", "openai", "-f", "json"])
-    want = run_cli(["trace", str(SAVED), "-p", "openai", "-f", "json"])
+    got = run_cli(["trace", str(har), "-f", "json"])
+    want = run_cli(["trace", str(made), "-p", "openai", "-f", "json"])
     assert got.returncode == want.returncode == 0, got.stderr + want.stderr
+    assert "sk-proj-har0123456789abcdefghijklmn"[-12:] not in got.stdout + got.stderr
     scenario, recorded_scenario = json.loads(got.stdout), json.loads(want.stdout)
     scenario.pop("description"), recorded_scenario.pop("description")
     assert scenario == recorded_scenario
+    hidden = tmp_path / "session.json"  # "log" not first: not known as a HAR by its start, said with how to read it
+    hidden.write_text(json.dumps({"comment": "x", **_har(recorded)}))
+    line = refused(run_cli(["trace", str(hidden)]), "sk-proj-har0123456789abcdefghijklmn")
+    assert f"{hidden}: an HTTP Archive (HAR); not " in line and "name the file *.har" in line, line
 
 
 def test_a_request_body_alone_is_said_with_the_wrapping_that_reads(tmp_path: Path) -> None:

@@ -74,6 +74,29 @@ def _host(endpoint: str) -> str:
     return authority if authority.startswith("[") else authority.split(":", 1)[0]
 
 
+def api_of_host(host: str, port: int | None = None) -> list[str]:
+    """The provider ids whose API's own host ``host`` is: the row's host, another host of the same API
+    (``_OWN_HOSTS``, ``_OWN_DOMAINS``: every Azure resource, OpenAI's regional hosts, every Bedrock region); for the
+    rows of server software (a local default endpoint: Ollama, vLLM, llama.cpp) the local address at the row's
+    port. ``trace FILE.har`` tells a recorded entry's provider by it (with the path its module serves)."""
+    from urllib.parse import urlsplit
+
+    from .capabilities import CAPABILITIES
+
+    written = host.lower()
+    written = written[:-1] if written.endswith(".") else written
+    local = written in _LOCAL_HOSTS or f"[{written}]" in _LOCAL_HOSTS
+    found = []
+    for provider, cap in CAPABILITIES.items():
+        own = _host(cap.endpoint)
+        if own in _LOCAL_HOSTS:
+            if local and port == urlsplit(cap.endpoint).port:
+                found.append(provider)
+        elif _own(own, written) or own in _OWN_DOMAINS and written.endswith(_OWN_DOMAINS[own]):
+            found.append(provider)
+    return found
+
+
 def replaced_host(cap: Capability, options: RenderOptions, settings: ProviderSettings) -> str | None:
     """The base URL (``--base-url``, else ``providers.<id>.base_url``) when it replaces a hosted API's own host;
     None when there is none, when it names that host itself, or when the row is server software (its default

@@ -1,7 +1,8 @@
 """What a JSON file given to ``trace`` is when it is neither an OTLP/JSON trace nor a saved request, where its shape
-says: an HTTP Archive (HAR: a browser's or a debugging proxy's saved traffic) or a request body alone (what a
-framework logs it sent). Neither is read; the one-line error names it and says how to make of it the saved request
-``trace FILE -p PROVIDER`` reads (saved_request.read_saved: a ``url`` and a JSON ``body``)."""
+says: an HTTP Archive (HAR: a browser's or a debugging proxy's saved traffic) whose name and first member did not
+say so (``trace_har.is_har``: ``*.har``, or a root that opens with ``"log"``), or a request body alone (what a
+framework logs it sent). The one-line error names it and says how to read it: the HAR named ``*.har``; the body as
+the saved request ``trace FILE -p PROVIDER`` reads (saved_request.read_saved: a ``url`` and a JSON ``body``)."""
 
 from __future__ import annotations
 
@@ -22,9 +23,8 @@ def other_form(document: Any) -> tuple[str, str] | None:
         return None
     log = document.get("log")
     if isinstance(log, dict) and "entries" in log:
-        return ("an HTTP Archive (HAR)",
-                "save one entry's request as {\"url\": its request.url, \"body\": its request.postData.text (the "
-                f"JSON)}} {_GIVE}; or record requests with toolchoice proxy --save DIR")
+        return ("an HTTP Archive (HAR)", "name the file *.har: toolchoice trace FILE.har reads its provider calls "
+                "(trace_har.import_har)")
     if isinstance(document.get("url"), str) and isinstance(document.get("body"), dict):  # an OpenAI Batch API line too
         return (SAVED, "add -p PROVIDER, the API it was sent to (toolchoice trace REQUEST.json "
                 "-p openai); without -p only a file named sample-NNN.request.json is read as one")

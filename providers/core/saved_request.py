@@ -23,6 +23,8 @@ from urllib.parse import urlsplit
 from .error_keys import says_no_key
 from .errors import named
 from .model import LedgerEntry, ToolchoiceError
+from .saved_diff import (CHOICE_FIELDS, CHOICE_HOLDERS, RENAMED, SYSTEM_KEYS, at_path, beside_choice, differences,
+                         member_paths, missing_members, renamed_field, same_data, short_json, system_lost)
 
 SAMPLE = re.compile(r"sample-([0-9]+)\.request\.json")  # ASCII digits: int() reads "١" as 1 too
 STEP = re.compile(r"step-([0-9]+)\.request\.json")  # run --save DIR: DIR/<provider>/loop-NNN/step-NN.request.json
@@ -184,10 +186,7 @@ def import_saved(path: str | os.PathLike[str], sample: int | None = None, provid
     ``sample``: the listing. ``provider``: the family that wrote the body (else the save's reply file says).
     ``load_scenario_dict(saved.data)`` reads the scenario (docs/python.md, "Read a saved request back")."""
     from . import call_args
-    from .mock.body_secrets import MARKER, scrub_module, secrets
-    from .mock.judge import MockMalformed
-    from .redaction import Redactor
-    from .registry import check_provider, mock_family
+    from .registry import check_provider
 
     path = call_args.path_arg(path)
     call_args.whole_number(sample, "sample", 0, optional=True)
@@ -213,6 +212,18 @@ def import_saved(path: str | os.PathLike[str], sample: int | None = None, provid
             raise named((f"{file.with_name(reply)}: the provider it names: {exc.message}",),
                         f"{said} the API the request was sent to with ", "", names=("provider",),
                         spelling=PYTHON) from None
+    return read_request(file, method, route_path, document, provider, recorded)
+
+
+def read_request(file: Path, method: str, route_path: str, document: dict[str, Any], provider: str,
+                 recorded: Any = None, hint: str = HINT) -> SavedScenario:
+    """The scenario of one request (``document``: its ``url``, JSON ``body`` and optional ``headers``) sent to
+    ``provider``'s API, ``file`` naming it in every line (a saved request, a HAR's entry)."""
+    from .mock.body_secrets import MARKER, scrub_module, secrets
+    from .mock.judge import MockMalformed
+    from .redaction import Redactor
+    from .registry import check_provider, mock_family
+
     provider = check_provider(provider)
     family = mock_family(provider)
     route = family.mock_route(method, route_path)
@@ -228,11 +239,11 @@ def import_saved(path: str | os.PathLike[str], sample: int | None = None, provid
         read = family.mock_read(document["body"], route, **per_host)
     except MockMalformed as exc:
         raise _hinted(ToolchoiceError(f"{file}: {provider}'s API cannot read this body: {str(exc)[:200]}",
-                                      hint=HINT)) from None
+                                      hint=hint)) from None
     except (TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:  # a value of a kind the reader
         # does not expect where the API's own validation would refuse it (a tool_calls that is not a list)
         raise _hinted(ToolchoiceError(f"{file}: {provider}'s request body does not read: {type(exc).__name__}: "
-                                      f"{(str(exc).splitlines() or [''])[0][:160]}", hint=HINT)) from None
+                                      f"{(str(exc).splitlines() or [''])[0][:160]}", hint=hint)) from None
     from .bounded import TooDeep
 
     try:
@@ -310,14 +321,14 @@ def build(file: Path, provider: str, document: dict[str, Any], read: Any, record
             if key in extra or key in _STREAM:
                 continue
             if key not in again:
-                if _renamed(key, body, again) is None:
+                if renamed_field(key, body, again) is None:
                     extra[key] = value
-            elif not _same(value, again[key]):
-                added = (_missing(value, again[key]) if key not in _CHOICE_FIELDS else
-                         _beside_choice(value, again[key]) if key in _CHOICE_HOLDERS else {})
+            elif not same_data(value, again[key]):
+                added = (missing_members(value, again[key]) if key not in CHOICE_FIELDS else
+                         beside_choice(value, again[key]) if key in CHOICE_HOLDERS else {})
                 if added:
                     extra[key] = added
-                    kept.extend(f"{key}.{path}" for path in _paths(added))
+                    kept.extend(f"{key}.{path}" for path in member_paths(added))
     kept += [k for k in extra if k not in kept and not any(p.startswith(f"{k}.") for p in kept)]
     if extra:
         settings["extra"] = _key_refs(extra, f"providers.{provider}.extra", "", False, refs)
@@ -399,41 +410,6 @@ def _referenced(file: Path, data: dict[str, Any], notes: list[LedgerEntry], prov
     return SavedScenario(data, texts, provider, file)
 
 
-def _missing(recorded: Any, again: Any) -> dict[str, Any]:
-    """The members of the recorded object the rendered one lacks, at any depth (null members count as left out): an
-    object that only adds to the rendered one, so ``extra`` merges it back."""
-    if not isinstance(recorded, dict) or not isinstance(again, dict):
-        return {}
-    out: dict[str, Any] = {}
-    for key, value in recorded.items():
-        if value is None or _same(value, again.get(key)) or key not in again and _alias(key, recorded, again):
-            continue
-        if key not in again:  # (a null there is a value extra would replace the object for: said, not kept)
-            out[key] = value
-        elif (inner := _missing(value, again[key])):
-            out[key] = inner
-    return out
-
-
-def _paths(value: dict[str, Any]) -> list[str]:
-    return [f"{k}.{p}" if isinstance(v, dict) and v else k for k, v in value.items()
-            for p in (_paths(v) if isinstance(v, dict) and v else [""])]
-
-
-# the tool choice's own field, which extra sends as written (request_parts.merge_extra): a difference there is said,
-# not kept, or the scenario's tool_choice would not be sent. A field that holds the choice among other members takes
-# extra member by member: a member beside the choice (Gemini's toolConfig.retrievalConfig) is kept.
-_CHOICE_FIELDS = ("tool_choice", "toolChoice", "toolConfig", "tool_config")
-_CHOICE_HOLDERS = ("toolConfig", "tool_config")
-
-
-def _beside_choice(recorded: Any, again: Any) -> dict[str, Any]:
-    """The recorded choice field's members the rendering lacks, where every member it has is recorded the same."""
-    if not isinstance(recorded, dict) or not isinstance(again, dict):
-        return {}
-    if any(k not in recorded or not _same(recorded[k], v) for k, v in again.items()):
-        return {}
-    return {k: v for k, v in recorded.items() if k not in again and v is not None}
 _STREAM = ("stream", "stream_options")  # `send --stream` asks a stream; stream_options without it is a 400
 
 
@@ -446,11 +422,6 @@ def _rendered(file: Path, provider: str, data: dict[str, Any], memo: dict[str, A
     except ToolchoiceError:
         return None
     return rendered.body if rendered is not None else {}
-
-
-def _renamed(key: str, body: dict[str, Any], again: dict[str, Any]) -> str | None:
-    """The field the rendering sends ``key``'s value under instead (max_tokens as max_completion_tokens), if any."""
-    return next((k for k in again if k not in body and _same(again[k], body[key])), None)
 
 
 def _choice_keys(body: dict[str, Any], requested: Any) -> list[str]:
@@ -529,138 +500,39 @@ def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any
     again = rendered.body if rendered is not None else {}
     for field in read.unjudged:
         # a part of a field the family reads (a Gemini tools[] group's other key): said unless extra carries it back
-        if field not in body and (rendered is None or not _same(_at(body, field), _at(again, field))):
+        if field not in body and (rendered is None or not same_data(at_path(body, field), at_path(again, field))):
             notes.append(LedgerEntry("warning", "saved.not_carried", f"{field}: no neutral form, and inside a field "
                                      "the scenario writes: not carried"))
     if rendered is None and failed:
         return [*notes, LedgerEntry("warning", "saved.not_rendered", f"rendered back for {provider}: {failed}")]
     renamed: set[str] = set()
     for key in body:
-        if key in again and _same(again[key], body[key]):
+        if key in again and same_data(again[key], body[key]):
             continue
-        other = _renamed(key, body, again) if key not in again else None
+        other = renamed_field(key, body, again) if key not in again else None
         if other is not None:
             renamed.add(other)
             notes.append(LedgerEntry("info", "saved.differs", f"{key}: sent as {other} when rendered back for "
-                                     f"{provider} (the same value, {_short(body[key])})"))
+                                     f"{provider} (the same value, {short_json(body[key])})"))
         elif key not in again:
             why = " (the request streamed: send with --stream)" if key in _STREAM else ""
-            notes.append(LedgerEntry("warning", "saved.not_carried", f"{key}: {_short(body[key])} is not carried{why}"))
-        elif key in _SYSTEM_KEYS and (lost := _system_lost(key, body[key], again[key], provider)) is not None:
+            notes.append(LedgerEntry("warning", "saved.not_carried",
+                                     f"{key}: {short_json(body[key])} is not carried{why}"))
+        elif key in SYSTEM_KEYS and (lost := system_lost(key, body[key], again[key], provider)) is not None:
             notes.append(lost)
         else:
-            found = _differences(body[key], again[key], key)
+            found = differences(body[key], again[key], key)
             more = f"; and {len(found) - 3} more" if len(found) > 3 else ""
-            notes.append(LedgerEntry("info" if all(f.endswith(_RENAMED) for f in found) else "warning", "saved.differs", f"{key}: rendered back for {provider} it differs: "
+            severity = "info" if all(f.endswith(RENAMED) for f in found) else "warning"
+            notes.append(LedgerEntry(severity, "saved.differs", f"{key}: rendered back for {provider} it differs: "
                                      + "; ".join(found[:3]) + more))
     if read.stream and not any(k in body for k in _STREAM):  # Gemini's, Bedrock's: the stream is in the path
         notes.append(LedgerEntry("warning", "saved.not_carried", "the request streamed (its path asks for a stream): "
                                  "not carried, send with --stream"))
     for key in again:
         if key not in body and key not in renamed:
-            notes.append(LedgerEntry("info", "saved.added", f"{key}: {_short(again[key])} is sent, not in the recorded "
-                                     f"request ({provider}'s translation adds it)"))
+            notes.append(LedgerEntry("info", "saved.added", f"{key}: {short_json(again[key])} is sent, not in the "
+                                     f"recorded request ({provider}'s translation adds it)"))
     return notes
 
 
-_SYSTEM_KEYS = ("system", "systemInstruction", "system_instruction")  # Anthropic's, Bedrock's; Gemini's
-
-
-def _system_lost(where: str, recorded: Any, again: Any, provider: str) -> LedgerEntry | None:
-    """A system prompt sent as blocks (Anthropic's text blocks, Bedrock's, Gemini's parts) that comes back in another
-    form: the scenario keeps its text, and the note says what else each block held (``cache_control``, a Bedrock
-    ``cachePoint`` block, ...), which the neutral ``system`` cannot say and ``extra`` cannot merge into a rendered
-    string or list. None when the prompt was no list of blocks."""
-    blocks = recorded.get("parts") if isinstance(recorded, dict) else recorded
-    if not isinstance(blocks, list):
-        return None
-    lost: list[str] = []
-    for number, block in enumerate(blocks, 1):
-        if not isinstance(block, dict) or not isinstance(block.get("text"), str):
-            lost.append(f"block {number} whole ({_short(block, 80)})")
-            continue
-        other = {k: v for k, v in block.items() if k != "text" and not (k == "type" and v == "text") and v is not None}
-        if other:
-            lost.append(f"block {number}'s " + ", ".join(f"{k} {_short(v, 80)}" for k, v in other.items()))
-    texts = sum(isinstance(b, dict) and isinstance(b.get("text"), str) for b in blocks)
-    form = (f"sent as {len(blocks)} block{'s' if len(blocks) != 1 else ''}"
-            f"{f' ({texts} of text)' if texts != len(blocks) else ' of text'}")
-    back = "a string" if isinstance(again, str) else _short(again, 80)
-    if not lost:
-        return LedgerEntry("info", "saved.system_blocks", f"{where}: {form}; the scenario keeps the text, rendered back "
-                           f"for {provider} as {back}: the same prompt, only its form differs")
-    return LedgerEntry("warning", "saved.system_blocks", f"{where}: {form}; the scenario keeps the text, rendered back for "
-                       f"{provider} as {back}; lost (no neutral form, and extra cannot merge into it): "
-                       + "; ".join(lost[:4]) + (f"; and {len(lost) - 4} more" if len(lost) > 4 else ""))
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal as data: a JSON text (a call's arguments) is equal to another spelling of the same value."""
-    if isinstance(a, str) and isinstance(b, str) and a != b and a.lstrip()[:1] in ("{", "[") and \
-            b.lstrip()[:1] in ("{", "["):
-        from .bounded import TooDeep, json_loads
-
-        try:  # bounded: a recorded call's arguments nested 50,000 deep were RecursionError, exit 70
-            return json_loads(a) == json_loads(b)
-        except TooDeep:  # import_saved says so, as the scenario loader says a value nested too deeply
-            raise
-        except ValueError:
-            return False
-    if isinstance(a, dict) and isinstance(b, dict):  # a null member is the member left out
-        keys = {k for k in a if a[k] is not None} | {k for k in b if b[k] is not None}
-        return all(_same(a.get(k), b.get(k)) for k in keys)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return a == b
-
-
-def _short(value: Any, size: int = 120) -> str:
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= size else text[:size - 3] + "..."
-
-
-def _at(value: Any, path: str) -> Any:
-    """The member a dotted path names (``additionalModelRequestFields.top_k``), None where there is none."""
-    for part in path.split("."):
-        value = value.get(part) if isinstance(value, dict) else None
-    return value
-
-
-def _camel(key: str) -> str:
-    head, *rest = key.split("_")
-    return head + "".join(p[:1].upper() + p[1:] for p in rest)
-
-
-def _alias(key: str, recorded: dict[str, Any], again: dict[str, Any]) -> str | None:
-    """The other spelling ``again`` sends ``recorded[key]``'s value under (google-genai's thinking_budget, the
-    API's thinkingBudget: the same field in proto JSON), if any."""
-    other = _camel(key)
-    return other if other != key and other not in recorded and _same(again.get(other), recorded[key]) else None
-
-
-_RENAMED = " (the same value, another spelling of the field)"
-
-
-def _differences(recorded: Any, again: Any, where: str) -> list[str]:
-    """Each place two JSON values differ: ``at messages[2].content: recorded X, rendered Y`` (a list of another length
-    or a value of another kind is one place)."""
-    if isinstance(recorded, dict) and isinstance(again, dict):
-        found: list[str] = []
-        aliases = {k: a for k in recorded if k not in again and (a := _alias(k, recorded, again))}
-        for key in dict.fromkeys([*recorded, *again]):
-            a, b = recorded.get(key), again.get(key)
-            if _same(a, b) or key in aliases.values():
-                continue
-            if key in aliases:
-                found.append(f"at {where}.{key}: sent as {aliases[key]}{_RENAMED}")
-                continue
-            if a is None or b is None:
-                found.append(f"at {where}.{key}: " + (f"recorded {_short(a)}, not rendered" if b is None
-                                                        else f"not recorded, rendered {_short(b)}"))
-            else:
-                found.extend(_differences(a, b, f"{where}.{key}"))
-        return found
-    if isinstance(recorded, list) and isinstance(again, list) and len(recorded) == len(again):
-        return [d for i, (a, b) in enumerate(zip(recorded, again)) if not _same(a, b)
-                for d in _differences(a, b, f"{where}[{i}]")]
-    return [f"at {where}: recorded {_short(recorded)}, rendered {_short(again)}"]

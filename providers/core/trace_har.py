@@ -1,0 +1,400 @@
+"""An HTTP Archive (HAR 1.2: what browser devtools, mitmproxy's HAR export, Charles, Proxyman, Playwright's
+``record_har_path`` and HTTP Toolkit save) → the provider API calls it holds, each one a saved request
+(``toolchoice trace FILE.har``): the scenario that sends it again, and its recorded response judged as the reply.
+
+The field names are the spec's (HAR 1.2, Jan Odvarko; the text kept at github.com/ahmadnassri/har-spec
+versions/1.2.md, read 2026-11-27): ``log.entries[]`` each with ``request`` (``method``, ``url``, ``headers[]``,
+``cookies[]``, ``queryString[]``, ``postData`` {``mimeType``, ``text``}) and ``response`` (``status``,
+``content`` {``mimeType``, ``text``, ``encoding``: "Encoding used for response text field e.g "base64""}).
+
+Which entries are provider calls: the host is an API's own (``host_rules.api_of_host``, from the rows) and the path
+one its module serves (``mock_route``, the reader ``mock`` and ``proxy`` judge with); ``provider`` (``-p``) names the
+API of entries at a host toolchoice does not know. Every other entry is counted and said once. Nothing of an entry's
+headers but a ``*-beta`` one is read; the credentials its headers, cookies and query string hold are redacted from
+everything said (a HAR holds them in clear)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
+
+from .model import LedgerEntry, ToolchoiceError
+
+HINT = "give an HTTP Archive (HAR 1.2: {\"log\": {\"entries\": [...]}}) as a browser or a debugging proxy saves it"
+MAX_ENTRIES = 100_000
+LISTED = 200  # samples the listing judges; past them, where each is only
+_SNIFF = re.compile(rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"log"\s*:')  # the spec: "This object MUST be present and its name
+# MUST be "log"" (the root's one member); HAR files are UTF-8, a BOM allowed
+_STREAMS = ("text/event-stream", "application/vnd.amazon.eventstream", "application/x-ndjson")
+
+
+class Call(NamedTuple):
+    sample: int  # 1-based, among the provider calls in the file's order
+    index: int  # in log.entries
+    provider: str
+    method: str
+    url: str
+    request: dict[str, Any]
+    response: Any  # the entry's response object (None when it has none)
+
+
+class Listing(NamedTuple):
+    """A file of several provider calls and no sample picked: a line for each, and what else the file holds."""
+
+    rows: list[dict[str, Any]]
+    notes: list[LedgerEntry]
+
+
+class Har(NamedTuple):
+    file: Path
+    total: int  # entries
+    calls: list[Call]
+    others: list[tuple[int, str]]  # (index, "METHOD host") of the entries that are no provider call
+    unknown: list[tuple[int, str, str]]  # (index, host, "METHOD path") of API-looking entries at unknown hosts
+    secrets: dict[str, str]  # the credentials its headers, cookies and query strings hold -> [redacted]
+
+
+def is_har(path: Path) -> bool:
+    """A file named ``*.har``, or a JSON file whose root opens with ``"log"`` (a HAR's one member)."""
+    if path.suffix.lower() == ".har":
+        return True
+    try:
+        if not path.is_file():
+            return False
+        with open(path, "rb") as handle:
+            return _SNIFF.match(handle.read(4096)) is not None
+    except OSError:
+        return False
+
+
+def where(file: Path, index: int) -> str:
+    return f"{file} log.entries[{index}]"
+
+
+def read_har(path: Path, provider: str | None = None) -> Har:
+    """The file's entries sorted into provider calls, API-looking calls at hosts toolchoice does not know, and the
+    rest; bad input is one line naming the file (and the entry)."""
+    from .bounded import read_json_file
+    from .registry import check_provider
+
+    name = str(path)
+    document = read_json_file(path, "HAR", hint=HINT)  # bounded: file_bytes, json_depth
+    log = document.get("log") if isinstance(document, dict) else None
+    entries = log.get("entries") if isinstance(log, dict) else None
+    if not isinstance(entries, list):
+        raise ToolchoiceError(f"{name}: not an HTTP Archive (no log.entries list)", hint=HINT)
+    if len(entries) > MAX_ENTRIES:
+        raise ToolchoiceError(f"{name}: more than {MAX_ENTRIES:,} entries", hint="save the API requests alone")
+    if provider is not None:
+        provider = check_provider(provider)
+    calls: list[Call] = []
+    others: list[tuple[int, str]] = []
+    unknown: list[tuple[int, str, str]] = []
+    secrets: dict[str, str] = {}
+    for index, entry in enumerate(entries):
+        request = entry.get("request") if isinstance(entry, dict) else None
+        method, url = (request.get("method"), request.get("url")) if isinstance(request, dict) else (None, None)
+        if not isinstance(method, str) or not isinstance(url, str):
+            raise ToolchoiceError(f"{where(path, index)}: not a HAR entry (its request has no method and url "
+                                  "strings)", hint=HINT)
+        try:
+            parts = urlsplit(url)
+            host, port = (parts.hostname or ""), parts.port
+        except ValueError:
+            others.append((index, f"{method} (a URL that does not read)"))
+            continue
+        method = method.upper()
+        found = _provider_of(host, port, method, parts.path or "/", provider)
+        if found is not None:
+            response = entry.get("response")
+            calls.append(Call(len(calls) + 1, index, found, method, url, request,
+                              response if isinstance(response, dict) else None))
+            _credentials(request, secrets)  # the entries whose text is shown: a browser's others may hold thousands
+        elif not (known := _known_host(host, port)) and method == "POST" and _spoken(parts.path or "/"):
+            unknown.append((index, host, f"{method} {parts.path}"))
+            _credentials(request, secrets)
+        else:  # an API's own host: its path too (GET /v1/models); elsewhere the host (a page's assets)
+            others.append((index, f"{method} {host}{parts.path if known else ''}"))
+    return Har(path, len(entries), calls, others, unknown, secrets)
+
+
+def _credentials(request: dict[str, Any], found: dict[str, str]) -> None:
+    """The values of the request's credential headers (Authorization, x-api-key, x-goog-api-key, a cookie), its
+    cookies and its query parameters named for a key (Gemini's ``?key=``): never shown, wherever they are quoted."""
+    from .key_looks import credential_field
+    from .redaction import key_header
+
+    for field, named in (("headers", key_header), ("cookies", lambda _: True),
+                         ("queryString", credential_field)):
+        items = request.get(field)
+        for item in items if isinstance(items, list) else ():
+            if not isinstance(item, dict) or not isinstance(item.get("value"), str):
+                continue
+            name, value = str(item.get("name", "")), item["value"]
+            if not named(name) and not (field == "headers" and name.lower() == "cookie"):
+                continue
+            for piece in {value, value.split(" ", 1)[-1], *(p.split("=", 1)[-1] for p in value.split(";"))}:
+                piece = piece.strip()
+                if len(piece) >= 8:
+                    found[piece] = "[redacted]"
+
+
+@functools.lru_cache(maxsize=256)
+def _hosted(host: str, port: int | None) -> tuple[str, ...]:
+    """``host_rules.api_of_host``, once per host of the file (a browser's HAR repeats a few hosts many times)."""
+    from .host_rules import api_of_host
+
+    return tuple(api_of_host(host, port))
+
+
+def _known_host(host: str, port: int | None) -> bool:
+    return bool(_hosted(host, port))
+
+
+def _provider_of(host: str, port: int | None, method: str, path: str, given: str | None) -> str | None:
+    """The provider whose API the entry calls: one whose own host it is and whose module serves the path; at a host
+    toolchoice does not know, ``given`` (-p) when its module serves the path."""
+    from .registry import mock_family
+
+    for provider in _hosted(host, port) or ((given,) if given else ()):
+        if mock_family(provider).mock_route(method, path) is not None:
+            return provider
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _spoken(path: str) -> bool:
+    """Whether some provider module serves ``POST path`` (an API request at a host toolchoice does not know)."""
+    from .capabilities import CAPABILITIES
+    from .registry import mock_family
+
+    return any(mock_family(p).mock_route("POST", path) is not None
+               for p in dict((c.module, p) for p, c in CAPABILITIES.items()).values())
+
+
+# ---- one call → a saved request, its scenario and its reply judged ------------------------------------------------
+
+def document(har: Har, call: Call) -> dict[str, Any]:
+    """The call as a saved request: its url, its JSON body (``postData.text``) and its ``*-beta`` headers."""
+    from .bounded import json_value
+
+    post = call.request.get("postData")
+    text = post.get("text") if isinstance(post, dict) else None
+    if not isinstance(text, str):
+        raise ToolchoiceError(f"{where(har.file, call.index)}: {call.method} {_path(call.url)} has no "
+                              "request.postData.text (the body as sent)", hint="save the HAR with the request bodies")
+    try:
+        body = json_value(text)
+    except ValueError as exc:
+        raise ToolchoiceError(f"{where(har.file, call.index)}: request.postData.text is not JSON "
+                              f"({str(exc).splitlines()[0][:120]})", hint="the body of an API request is JSON") from None
+    if not isinstance(body, dict):
+        raise ToolchoiceError(f"{where(har.file, call.index)}: request.postData.text is not a JSON object",
+                              hint="the body of an API request is a JSON object")
+    headers = call.request.get("headers")
+    beta = {str(h["name"]): h["value"] for h in (headers if isinstance(headers, list) else ())
+            if isinstance(h, dict) and isinstance(h.get("value"), str) and str(h.get("name", "")).lower().endswith("-beta")}
+    return {"method": call.method, "url": call.url, "headers": beta, "body": body}
+
+
+def _path(url: str) -> str:
+    try:
+        return urlsplit(url).path or "/"
+    except ValueError:
+        return "/"
+
+
+def import_call(har: Har, call: Call) -> Any:
+    """The call's SavedScenario, its notes closed with how its recorded response reads (``har.reply``)."""
+    from .saved_request import read_request
+
+    label = Path(where(har.file, call.index))
+    saved = read_request(label, call.method, _path(call.url), document(har, call), call.provider,
+                         hint="the entry's request is not one toolchoice reads; pick another sample")
+    return saved._replace(notes=[*saved.notes, _judged(har, call, saved), *notes(har)])
+
+
+def notes(har: Har) -> list[LedgerEntry]:
+    """What the file holds beside its provider calls, said once: the other entries counted, and the API-looking
+    entries at hosts toolchoice does not know."""
+    said: list[LedgerEntry] = []
+    if har.others:
+        shown = ", ".join(dict.fromkeys(what for _, what in har.others[:200]))
+        shown = shown if len(shown) <= 160 else shown[:157] + "..."
+        said.append(LedgerEntry("info", "har.other_entries", f"{len(har.others)} of the {har.total} entries are no "
+                                f"provider API call, not read ({shown})"))
+    if har.unknown:
+        hosts = ", ".join(dict.fromkeys(host for _, host, _ in har.unknown))
+        said.append(LedgerEntry("warning", "har.unknown_host", f"{len(har.unknown)} entries look like API requests "
+                                f"({har.unknown[0][2]}, log.entries[{har.unknown[0][0]}]) at a host toolchoice does "
+                                f"not know ({hosts[:120]}): not read; give -p PROVIDER, the API they speak"))
+    return said
+
+
+def _judged(har: Har, call: Call, saved: Any) -> LedgerEntry:
+    """``har.reply``: the recorded response read as the provider's reply and judged against the request's
+    tool_choice; or said why it is not (no body recorded, a stream that does not assemble)."""
+    reply, how = recorded_reply(har, call)
+    if reply is None:
+        return LedgerEntry("info", "har.reply", f"not judged: {how}")
+    if reply.error is not None:
+        return LedgerEntry("warning", "har.reply", f"the recorded response ({how}) is an error: "
+                           f"{reply.error.one_line(call.provider)}")
+    judged = verdict_of(saved, call.provider, reply)
+    words = "; ".join(judged["reasons"][:3]) or ", ".join(c.name for c in reply.tool_calls) or "no call"
+    return LedgerEntry("info" if judged["obeyed"] else "warning", "har.reply",
+                       f"the recorded response ({how}): {judged['category']}: {words}")
+
+
+def verdict_of(saved: Any, provider: str, reply: Any) -> dict[str, Any]:
+    """The verdict on ``reply`` against the request the scenario renders for ``provider`` (the recorded one)."""
+    from .registry import translate
+    from .saved_request import _check
+    from .verdict import verdict
+
+    scenario = _check(saved.file, saved.data)
+    try:
+        translation = translate(provider, scenario)
+    except ToolchoiceError:
+        translation = None
+    return verdict(scenario, reply, translation)
+
+
+def recorded_reply(har: Har, call: Call) -> tuple[Any, str]:
+    """(the Reply the entry's response holds, how it was read) — (None, why) when it holds none."""
+    from . import limits
+    from .bounded import json_value
+    from .reply import read_reply
+
+    response = call.response
+    content = response.get("content") if response is not None else None
+    status = response.get("status") if response is not None else None
+    text = content.get("text") if isinstance(content, dict) else None
+    if not isinstance(status, int) or isinstance(status, bool) or status <= 0 or not isinstance(text, str) or not text:
+        return None, "the HAR holds no response body for this entry"
+    mime = str(content.get("mimeType") or "").split(";")[0].strip().lower()
+    if content.get("encoding") == "base64":
+        try:
+            data = base64.b64decode(text, validate=True)
+        except (binascii.Error, ValueError):
+            raise ToolchoiceError(f"{where(har.file, call.index)}: response.content.text is not base64, as its "
+                                  "encoding says", hint=HINT) from None
+    else:
+        data = text.encode("utf-8", "surrogatepass")
+    if mime in _STREAMS or not data.lstrip()[:1] in (b"{", b"["):
+        return _streamed(call, data, status)
+    if len(data) > limits.get("reply_bytes"):
+        return None, f"the response is larger than {limits.shown('reply_bytes')}"
+    shown = data.decode("utf-8", "replace")
+    try:
+        body = json_value(shown)
+    except ValueError:
+        body = None
+    if isinstance(body, list) and 200 <= status < 300 and _asked_stream(har, call):
+        # Gemini's streamGenerateContent without alt=sse answers a JSON array of its responses: one event each
+        return _streamed(call, "\n".join(json.dumps(item) for item in body).encode(), status)
+    return read_reply(call.provider, status, body, shown), f"HTTP {status}"
+
+
+def _streamed(call: Call, data: bytes, status: int) -> tuple[Any, str]:
+    from . import limits
+    from .streaming import assemble_bytes
+
+    if len(data) > limits.get("stream_bytes"):
+        return None, f"the response is larger than {limits.shown('stream_bytes')}"
+    streamed = assemble_bytes(call.provider, data)
+    return streamed.reply, f"HTTP {status}, a stream of {streamed.events} events"
+
+
+def _asked_stream(har: Har, call: Call) -> bool:
+    """Whether the request asked for a stream: in its path (Gemini's, Bedrock's) or its body's ``stream``."""
+    from .registry import mock_family
+
+    route = mock_family(call.provider).mock_route(call.method, _path(call.url)) or {}
+    try:
+        body = document(har, call)["body"]
+    except ToolchoiceError:
+        return False
+    return route.get("stream") is True or body.get("stream") is True
+
+
+# ---- the file → one scenario, or the listing -------------------------------------------------------------------
+
+def import_har(path: str | os.PathLike[str], sample: int | None = None, provider: str | None = None) -> Any:
+    """One call's scenario (``SavedScenario``, its notes saying the reply's verdict and the other entries), or, for
+    a file of several calls and no ``sample``: the ``Listing``, a line per call to pick one from."""
+    from . import call_args
+
+    path = call_args.path_arg(path)
+    call_args.whole_number(sample, "sample", 0, optional=True)
+    if provider is not None and not isinstance(provider, str):
+        raise call_args.wrong("provider", "a provider id (str) or None", provider)
+    har = read_har(path, provider)
+    if not har.calls:
+        raise _no_calls(har)
+    if sample is None and len(har.calls) > 1:
+        return Listing([describe(har, c) if c.sample <= LISTED else {"sample": c.sample, "entry": c.index}
+                        for c in har.calls], notes(har))
+    number = 1 if sample is None else sample
+    if not 1 <= number <= len(har.calls):
+        raise ToolchoiceError(f"{path}: no sample {number} (the HAR holds {len(har.calls)} provider call"
+                              f"{'s' if len(har.calls) != 1 else ''}: 1-{len(har.calls)})", hint="pick one of those")
+    return _redacted(har, import_call(har, har.calls[number - 1]))
+
+
+def _no_calls(har: Har) -> ToolchoiceError:
+    from .errors import named
+    from .saved_request import PYTHON
+
+    if har.unknown:
+        index, host, what = har.unknown[0]
+        return named((f"{where(har.file, index)}: {what} at {host}, a host toolchoice does not know",),
+                     "name the API it speaks with ", " (openai, anthropic, ...)", names=("provider",), spelling=PYTHON)
+    hosts = ", ".join(dict.fromkeys(what.split(" ", 1)[-1] for _, what in har.others[:50])) or "none"
+    return named((f"{har.file}: none of its {har.total} entries is a provider API call (hosts: {hosts[:160]})",),
+                 "record the requests to the API itself (api.openai.com, api.anthropic.com, ...), or name a gateway's "
+                 "API with ", "", names=("provider",), spelling=PYTHON)
+
+
+def describe(har: Har, call: Call) -> dict[str, Any]:
+    """One line of the listing: the sample, its entry, provider and request, what it asked, and its reply's
+    verdict (or why it does not read)."""
+    from .registry import module_for
+
+    row: dict[str, Any] = {"sample": call.sample, "entry": call.index, "provider": call.provider,
+                           "request": f"{call.method} {_path(call.url)}"}
+    try:
+        saved = import_call(har, call)
+    except ToolchoiceError as exc:
+        row["problem"] = exc.message.removeprefix(f"{where(har.file, call.index)}: ")
+        return _redacted(har, row)
+    body = document(har, call)["body"]
+    model = saved.data["providers"][call.provider] or {}
+    if model.get("model"):
+        row["model"] = model["model"]
+    row["requested"] = saved.data.get("tool_choice", "(none sent)")
+    row["offered_tools"] = list(module_for(call.provider).offered_tools(body))
+    reply = next(n for n in saved.notes if n.code == "har.reply")
+    row["reply"] = reply.message
+    return _redacted(har, row)
+
+
+def _redacted(har: Har, value: Any) -> Any:
+    """``value`` without the credentials the HAR's headers, cookies and query strings hold, wherever quoted."""
+    if not har.secrets:
+        return value
+    from .mock.body_secrets import secrets
+    from .redaction import Redactor
+
+    redactor = Redactor(secrets(har.secrets))
+    if isinstance(value, dict):
+        return redactor.data(value)
+    return value._replace(data=redactor.data(value.data),
+                          notes=[n._replace(message=redactor.text(n.message)) for n in value.notes])
