@@ -16,7 +16,7 @@ from .choice_shape_words import CHOICE_SHAPE_FACTS
 from .choice_word_facts import CHOICE_WORD_FACTS
 from .effort_facts import EFFORT_FACTS
 from .fact_record import CITE_END, Fact
-from .fact_values import ChoiceWords, NamedModels
+from .fact_values import ChoiceWords, NamedModels, VersionRemoves
 from .hosted_tool_facts import HOSTED_TOOL_FACTS
 from .refusal_words import REFUSAL_FACTS
 from .tool_change_facts import TOOL_CHANGE_FACTS
@@ -106,22 +106,33 @@ FACTS: tuple[Fact, ...] = (
          "strict and type custom",
          "anthropic 2.14.0 types/tool_param.py (ToolParam: allowed_callers, cache_control, defer_loading, "
          "eager_input_streaming, input_examples, strict, type)", "2026-11-26"),
-    # tenth audit pass (docs/fact-audit.md): the SDK the tests read speaks a newer API version than toolchoice sends
+    # tenth audit pass (docs/fact-audit.md): the SDK the tests read speaks a newer API version than toolchoice sends;
+    # eleventh: Anthropic's Versions page says in its own words that 2026-10-21 refuses the sampling parameters
     Fact("anthropic.api_version", ("anthropic",),
          "toolchoice's Messages requests carry anthropic-version 2023-06-01 (providers/anthropic.py API_VERSION); "
-         "the official SDK from 2.0.0 on sends 2026-10-21, whose Messages API breaking changes (temperature, top_p "
-         "and top_k answered 400; document blocks in assistant messages; citations on user text blocks) name no "
-         "tool, tool_choice or thinking field: the SDK's tool_choice union (auto, any, tool, none) and thinking "
-         "types, which the tests read, are what toolchoice writes under either version, and nothing is refused or "
-         "changed for it",
-         "anthropic 2.14.0 _constants.py ('ANTHROPIC_API_VERSION = \"2026-10-21\"'; types/message_create_params.py "
-         f"has no temperature, top_p or top_k); platform.claude.com/docs/en/api/migration-2026-10-21{CITE_END}'If you "
-         "use an SDK, your requests use the API version that was current when your SDK's major version was released.' "
-         "'Upgrade the anthropic package to version 2.0.0.' 'These changes apply to requests to the Messages API (POST "
-         "/v1/messages), to token counting, and to each request in a Message Batch created with 2026-10-21.' "
-         "'Document blocks in assistant messages return an error' (the page's other two Messages changes, the "
-         "sampling parameters and user-message citations, as its summaries list them: 'temperature, top_p, and top_k "
-         "now return a 400 error', 'citations on text blocks in user messages return a 400')", "2026-11-27"),
+         "the official SDK from 2.0.0 on sends 2026-10-21. Under 2026-10-21 the temperature, top_p and top_k request "
+         "parameters are removed and a request that sends any of them is answered 400: a request whose "
+         "providers.anthropic.headers set anthropic-version 2026-10-21 and that sends one (temperature, or any of the "
+         "three through extra) is refused (api_version.removed_field). The version's other Messages changes "
+         "(document blocks in assistant messages, citations on user text blocks) and the rest name no tool, "
+         "tool_choice or thinking field: the SDK's tool_choice union (auto, any, tool, none) and thinking types, which "
+         "the tests read, are what toolchoice writes under either version",
+         "platform.claude.com/docs/en/api/versioning; platform.claude.com/docs/en/api/migration-2026-10-21; "
+         f"anthropic 2.14.0 _constants.py{CITE_END}'ANTHROPIC_API_VERSION = \"2026-10-21\"' (its "
+         "types/message_create_params.py has no temperature, top_p or top_k); Versions (the stored copy of "
+         "?version=2026-10-21, read 2026-11-27), under 2026-10-21, 'Messages API:': 'The temperature, top_p, and top_k request "
+         "parameters are removed. A request that sends any of them returns a 400'; 'A request that places a document "
+         "block directly in an assistant message returns a 400 error.'; 'Sending a text block with a non-empty "
+         "citations array in a user message, directly or inside a search_result block, returns a 400 error.'; "
+         "'Available on the Claude API, Claude Platform on AWS, Microsoft Foundry, and Google Cloud. On Amazon "
+         "Bedrock, it's available for Claude 4.7 and later models.'; the migration guide: 'If you use an SDK, your "
+         "requests use the API version that was current when your SDK's major version was released.' 'Upgrade the "
+         "anthropic package to version 2.0.0.' 'These changes apply to requests to the Messages API (POST "
+         "/v1/messages), to token counting, and to each request in a Message Batch created with 2026-10-21.'",
+         "2026-11-27",
+         VersionRemoves("anthropic-version", "2026-10-21", ("temperature", "top_p", "top_k"),
+                        "The temperature, top_p, and top_k request parameters are removed. A request that sends any "
+                        "of them returns a 400")),
     Fact("anthropic.default_model_eol", ("anthropic", "bedrock"),
          "claude-sonnet-4-5 (the anthropic row's default_model until 2026-11-26) reaches end-of-life on 2026-11-30, "
          "claude-opus-4-5 on 2027-01-22, claude-mythos-preview retired on 2026-06-30; the default is now "
