@@ -82,6 +82,24 @@ def test_bedrock_claude_in_bedrocks_words() -> None:
                                 "tool_choice forces tool use."}
 
 
+@pytest.mark.parametrize("model,refused", [("us.anthropic.claude-opus-4-8", True), ("us.anthropic.claude-sonnet-5", True),
+                                           ("eu.anthropic.claude-opus-5", False)])
+def test_bedrock_strict_tool_in_converses_recorded_words(model: str, refused: bool) -> None:
+    """BerriAI/litellm#31582 (Opus 4.7 / 4.8) and #33193 (a live Converse test: Sonnet 5 rejects, Opus 5 accepts):
+    'The model returned the following errors: tools.0.custom.strict: Extra inputs are not permitted'."""
+    body = {"messages": [{"role": "user", "content": [{"text": "hi"}]}],
+            "toolConfig": {"tools": [{"toolSpec": {"name": "get_time", "strict": True,
+                                                   "inputSchema": {"json": {"type": "object"}}}}]},
+            "inferenceConfig": {"maxTokens": 4096}}
+    status, reply, _ = ask("bedrock", body, f"/model/{model}/converse")
+    if refused:
+        assert status == 400
+        assert reply == {"message": "The model returned the following errors: tools.0.custom.strict: Extra inputs "
+                                    "are not permitted"}
+    else:
+        assert status == 200
+
+
 def test_no_recorded_words_keep_toolchoices_message() -> None:
     """Opus 5.5 refuses forced tool use whatever the thinking (whats-new-opus-5-5: 'Forced tool use returns an
     error.'), but no 400 body is recorded: the 400 keeps the ledger's message (docs/mock.md)."""
@@ -186,8 +204,8 @@ def test_every_recorded_word_is_quoted_in_its_dated_fact() -> None:
     # + Azure's gpt-6-astra words (trial13g), Groq's qwen/qwen3-32b and Mistral Small's reasoning_effort 400s
     # (core/effort_facts.py), Claude's top-level anyOf (trial13l), Azure's gpt-5.6 words (ninth audit pass), the
     # tool_choice shapes of another API (trial15l: OpenAI's, Responses', Anthropic's two; core/choice_shape_words.py),
-    # Gemini's unknown field, at the top and inside (trial16d)
-    assert len(rows) == 22
+    # Gemini's unknown field, at the top and inside (trial16d), Converse's toolSpec.strict 400 (eleventh audit pass)
+    assert len(rows) == 23
     for dated, row in rows:
         assert dated.verified == "2026-11-27" and set(row.providers) <= set(dated.providers)
         first = row.words.split("{model}")[0].split("{tool_index}")[0].split("{type}")[0].split("{name}")[0]

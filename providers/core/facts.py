@@ -517,9 +517,11 @@ FACTS: tuple[Fact, ...] = (
     Fact("bedrock.strict_models", ("bedrock",),
          "Converse takes toolSpec.strict on every model id (botocore's ToolSpecification); AWS names the models that "
          "take structured outputs per model card, and its Claude page names Claude Sonnet 4.5, Haiku 4.5, Opus 4.5 and "
-         "Opus 4.6; no AWS source says what Converse does with strict on another model (Nova, Llama, Mistral, newer "
-         "Claude models): unsettled, so toolchoice sends it as written and says so, never drops or refuses it (LiteLLM "
-         "drops it where its own map marks a model unable, a map no AWS page backs)",
+         "Opus 4.6; for Claude Opus 4.7, 4.8 and Sonnet 5 Converse's 400 is recorded (fact bedrock.strict_refused: "
+         "refused since the eleventh audit pass); no source says what Converse does with strict on another model "
+         "(Nova, Llama, Mistral, the other newer Claude models): unsettled, so toolchoice sends it as written and says "
+         "so, never drops or refuses it (LiteLLM drops it where its own map marks a model unable, a map no AWS page "
+         "backs)",
          f"docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-structured-outputs.html{CITE_END}'You can use "
          "structured outputs with Claude Sonnet 4.5, Claude Haiku 4.5, Claude Opus 4.5, and Claude Opus 4.6 through "
          "the Converse API (Converse or ConverseStream) or the InvokeModel API'; userguide/structured-output.html "
