@@ -106,33 +106,24 @@ FACTS: tuple[Fact, ...] = (
          "strict and type custom",
          "anthropic 2.14.0 types/tool_param.py (ToolParam: allowed_callers, cache_control, defer_loading, "
          "eager_input_streaming, input_examples, strict, type)", "2026-11-26"),
-    # tenth audit pass (docs/fact-audit.md): the SDK the tests read speaks a newer API version than toolchoice sends;
-    # eleventh: Anthropic's Versions page says in its own words that 2026-10-21 refuses the sampling parameters
+    # tenth and eleventh audit passes: the SDK speaks a newer API version, whose Versions page refuses sampling fields
     Fact("anthropic.api_version", ("anthropic",),
-         "toolchoice's Messages requests carry anthropic-version 2023-06-01 (providers/anthropic.py API_VERSION); "
-         "the official SDK from 2.0.0 on sends 2026-10-21. Under 2026-10-21 the temperature, top_p and top_k request "
-         "parameters are removed and a request that sends any of them is answered 400: a request whose "
-         "providers.anthropic.headers set anthropic-version 2026-10-21 and that sends one (temperature, or any of the "
-         "three through extra) is refused (api_version.removed_field). The version's other Messages changes "
-         "(document blocks in assistant messages, citations on user text blocks) and the rest name no tool, "
-         "tool_choice or thinking field: the SDK's tool_choice union (auto, any, tool, none) and thinking types, which "
-         "the tests read, are what toolchoice writes under either version",
-         "platform.claude.com/docs/en/api/versioning; platform.claude.com/docs/en/api/migration-2026-10-21; "
-         f"anthropic 2.14.0 _constants.py{CITE_END}'ANTHROPIC_API_VERSION = \"2026-10-21\"' (its "
-         "types/message_create_params.py has no temperature, top_p or top_k); Versions (the stored copy of "
-         "?version=2026-10-21, read 2026-11-27), under 2026-10-21, 'Messages API:': 'The temperature, top_p, and top_k request "
-         "parameters are removed. A request that sends any of them returns a 400'; 'A request that places a document "
-         "block directly in an assistant message returns a 400 error.'; 'Sending a text block with a non-empty "
-         "citations array in a user message, directly or inside a search_result block, returns a 400 error.'; "
-         "'Available on the Claude API, Claude Platform on AWS, Microsoft Foundry, and Google Cloud. On Amazon "
-         "Bedrock, it's available for Claude 4.7 and later models.'; the migration guide: 'If you use an SDK, your "
-         "requests use the API version that was current when your SDK's major version was released.' 'Upgrade the "
-         "anthropic package to version 2.0.0.' 'These changes apply to requests to the Messages API (POST "
-         "/v1/messages), to token counting, and to each request in a Message Batch created with 2026-10-21.'",
+         "toolchoice sends anthropic-version 2023-06-01 (providers/anthropic.py API_VERSION), the SDK from 2.0.0 on "
+         "2026-10-21, which removes temperature, top_p and top_k (a request sending one is answered 400): with "
+         "providers.anthropic.headers setting 2026-10-21, a body sending one (extra too) is refused "
+         "(api_version.removed_field). Its other Messages changes (document blocks in assistant messages, citations on "
+         "user text blocks) name no tool, tool_choice or thinking field: the SDK's tool_choice union and thinking "
+         "types, which the tests read, are what toolchoice writes under either version",
+         "platform.claude.com/docs/en/api/versioning; platform.claude.com/docs/en/api/migration-2026-10-21; anthropic "
+         f"2.14.0 _constants.py{CITE_END}'ANTHROPIC_API_VERSION = \"2026-10-21\"' (no temperature, top_p or top_k in "
+         "its message_create_params.py); Versions (stored copy of ?version=2026-10-21), 'Messages API:': 'The "
+         "temperature, top_p, and top_k request parameters are removed. A request that sends any of them returns a "
+         "400'; 'A request that places a document block directly in an assistant message returns a 400 error.'; "
+         "'On Amazon Bedrock, it's available for Claude 4.7 and later models.'; the migration guide: 'If you use an "
+         "SDK, your requests use the API version that was current when your SDK's major version was released.'",
          "2026-11-27",
-         VersionRemoves("anthropic-version", "2026-10-21", ("temperature", "top_p", "top_k"),
-                        "The temperature, top_p, and top_k request parameters are removed. A request that sends any "
-                        "of them returns a 400")),
+         VersionRemoves("anthropic-version", "2026-10-21", ("temperature", "top_p", "top_k"), "The temperature, top_p, "
+                        "and top_k request parameters are removed. A request that sends any of them returns a 400")),
     Fact("anthropic.default_model_eol", ("anthropic", "bedrock"),
          "claude-sonnet-4-5 (the anthropic row's default_model until 2026-11-26) reaches end-of-life on 2026-11-30, "
          "claude-opus-4-5 on 2027-01-22, claude-mythos-preview retired on 2026-06-30; the default is now "
