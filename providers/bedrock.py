@@ -106,7 +106,7 @@ def reasoning_item(block: Any) -> ReasoningItem | None:
 LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with toolSpec.strict true; what AWS says of the model (named, or unsettled)",
     "strict.model_refused": "strict tools for a model whose Converse 400 for toolSpec.strict is recorded (fact "
-                      "bedrock.strict_refused: Claude Opus 4.7, 4.8, Sonnet 5): request refused",
+                            "bedrock.strict_refused: Claude Opus 4.7, 4.8, Sonnet 5): sent as written, warned",
     "thinking.adaptive": "thinking sent as {type: adaptive}",
     "thinking.effort": "a thinking effort sent as additionalModelRequestFields.output_config.effort (or refused when not one of Claude's levels)",
     "thinking.disabled_effort": "thinking {type: disabled} with an effort above the highest the model takes it with "
@@ -327,7 +327,7 @@ def _cited(fact_id: str) -> str:
 def _strict_models_said(model: str) -> str:
     """What AWS says of toolSpec.strict on this model (fact bedrock.strict_models): named, or unsettled. Either way
     strict goes out as written: no source says Converse refuses or ignores it on this model (the models whose 400 is
-    recorded are refused before: _strict_refused)."""
+    recorded are warned of instead: _strict_refused)."""
     from .core.fact_values import NamedModels
     from .core.facts import cited, fact  # the dated facts: read only when strict tools are sent
 
@@ -370,10 +370,11 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
     config: dict[str, Any] = {"tools": [_spec(ctx, tool, strict) for tool in plan.tools]}
     if strict:
         refused = _strict_refused(ctx.model)
-        if refused is not None:
-            ctx.ledger.error("strict.model_refused", f"strict tools: {', '.join(sorted(strict))}; Converse answers "
-                             f"{ctx.model} 400 '{refused}' ({_cited('bedrock.strict_refused')}); drop strict from "
-                             "these tools")
+        if refused is not None:  # recorded 400s, no AWS reference: warned and sent, as DeepSeek's n (choice_count)
+            ctx.ledger.warning("strict.model_refused", f"strict tools: {', '.join(sorted(strict))} → toolSpec.strict: "
+                               f"true; Converse's 400 for {ctx.model} is recorded: '{refused}' "
+                               f"({_cited('bedrock.strict_refused')}); sent as written, the API will likely refuse "
+                               "it: drop strict from these tools")
         else:
             ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → toolSpec.strict: true; "
                             + _strict_models_said(ctx.model))

@@ -509,7 +509,7 @@ FACTS: tuple[Fact, ...] = (
          "Converse takes toolSpec.strict on every model id (botocore's ToolSpecification); AWS names the models that "
          "take structured outputs per model card, and its Claude page names Claude Sonnet 4.5, Haiku 4.5, Opus 4.5 and "
          "Opus 4.6; for Claude Opus 4.7, 4.8 and Sonnet 5 Converse's 400 is recorded (fact bedrock.strict_refused: "
-         "refused since the eleventh audit pass); no source says what Converse does with strict on another model "
+         "warned of since the eleventh audit pass); no source says what Converse does with strict on another model "
          "(Nova, Llama, Mistral, the other newer Claude models): unsettled, so toolchoice sends it as written and says "
          "so, never drops or refuses it (LiteLLM drops it where its own map marks a model unable, a map no AWS page "
          "backs)",

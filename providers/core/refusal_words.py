@@ -148,12 +148,13 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "\"messages: at least one message is required\"}}' (DevoxxGenieIDEAPlugin#567)", _VERIFIED,
          (RefusalWords("messages.empty", ("anthropic",), "messages: at least one message is required"),)),
     # eleventh audit pass: Converse's recorded 400 for toolSpec.strict on Claude models AWS does not name (the
-    # translator refuses these; the mock answers the words); on the other unnamed models strict stays unsettled
+    # translator warns of these and sends them); on the other unnamed models strict stays unsettled
     Fact("bedrock.strict_refused", ("bedrock",),
          "Converse answers 400 'The model returned the following errors: tools.0.custom.strict: Extra inputs are not "
          "permitted' to a tool with toolSpec.strict on Claude Opus 4.7, Claude Opus 4.8 and Claude Sonnet 5 (each "
          "recorded; AWS's own count-tokens page, as quoted, says the same of Opus 4.7): a strict tool for these "
-         "models is refused (strict.model_refused); the same recordings show it taken on Claude Sonnet 4.5 and 4.6 and "
+         "models is sent and warned of (strict.model_refused, a warning: recorded 400s, no AWS reference read "
+         "whole); the same recordings show it taken on Claude Sonnet 4.5 and 4.6 and "
          "Claude Opus 5, so no family or version rule is drawn from them, and every other model AWS does not name "
          "stays unsettled (fact bedrock.strict_models)",
          "BerriAI/litellm#31582 (2026-06-29, Bedrock Converse, Opus 4.7 and 4.8; and #31923, 2026-07-02, "
