@@ -136,6 +136,9 @@ LEDGER_CODES: dict[str, str] = {
     "thinking.between_tools": "thinking: false sent as {type: between_tools}, the lowest setting of a model that "
                               "refuses disabled (model rule thinking_off)",
     "thinking.temperature": "thinking on with a temperature other than 1 is rejected by the API: request refused",
+    "api_version.removed_field": "the anthropic-version the headers set removes a field the body sends (fact "
+                                 "anthropic.api_version: 2026-10-21 removes temperature, top_p and top_k): request "
+                                 "refused",
     "thinking.max_tokens": "max_tokens leaves no room for the minimum thinking budget: request refused",
     "thinking.tool_history": "thinking on while the last assistant turn holds tool calls without thinking blocks: "
                              "request refused",
@@ -329,8 +332,41 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
                "anthropic-version": API_VERSION}
     beta_header(ctx, body, headers)
     url = endpoint(ctx, BASE_URL, PATH)
-    return finish(ctx, url=url, headers=headers, body=body, choice_path=("tool_choice",),
-                  final_lint=_MESSAGES_LINT if thinking_lint_needed(ctx, plan, facts) else None)
+    lint = _MESSAGES_LINT if thinking_lint_needed(ctx, plan, facts) else None
+    if _version_asked(ctx) is not None:  # the user's headers name an API version: its removed fields, after extra
+        lint = _version_lint if lint is None else _both(lint, _version_lint)
+    return finish(ctx, url=url, headers=headers, body=body, choice_path=("tool_choice",), final_lint=lint)
+
+
+def _version_asked(ctx: Context) -> str | None:
+    """The anthropic-version the providers.<id>.headers set (the last, names matched without case), else None."""
+    asked = [value for name, value in ctx.settings.headers.items() if name.lower() == "anthropic-version"]
+    return asked[-1] if asked else None
+
+
+def _version_lint(ctx: Context, body: dict[str, Any]) -> None:
+    """Fact anthropic.api_version: a request sent under an API version that removes a field the final body sends
+    (temperature from the scenario, or any of them through extra) is refused, in Anthropic's words."""
+    from .core.fact_values import VersionRemoves
+    from .core.facts import cited, fact  # the dated facts: read only when the headers name a version
+
+    said = fact("anthropic.api_version")
+    assert isinstance(said.value, VersionRemoves)
+    version = _version_asked(ctx) or API_VERSION
+    removed = said.value.removed({said.value.header: version}, body)
+    if removed:
+        ctx.ledger.error("api_version.removed_field", f"anthropic-version {version} (providers.{ctx.provider}.headers) "
+                         f"removes {', '.join(removed)}, which this request sends: '{said.value.words}' "
+                         f"({cited(said.id)}); drop {'it' if len(removed) == 1 else 'them'}, or send anthropic-version "
+                         f"{API_VERSION}, toolchoice's own")
+
+
+def _both(first: Callable[[Context, dict[str, Any]], None],
+          second: Callable[[Context, dict[str, Any]], None]) -> Callable[[Context, dict[str, Any]], None]:
+    def lint(ctx: Context, body: dict[str, Any]) -> None:
+        first(ctx, body)
+        second(ctx, body)
+    return lint
 
 
 def _messages(ctx: Context) -> list[dict[str, Any]]:

@@ -105,6 +105,8 @@ def reasoning_item(block: Any) -> ReasoningItem | None:
 
 LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with toolSpec.strict true; what AWS says of the model (named, or unsettled)",
+    "strict.model_refused": "strict tools for a model whose Converse 400 for toolSpec.strict is recorded (fact "
+                            "bedrock.strict_refused: Claude Opus 4.7, 4.8, Sonnet 5): sent as written, warned",
     "thinking.adaptive": "thinking sent as {type: adaptive}",
     "thinking.effort": "a thinking effort sent as additionalModelRequestFields.output_config.effort (or refused when not one of Claude's levels)",
     "thinking.disabled_effort": "thinking {type: disabled} with an effort above the highest the model takes it with "
@@ -309,9 +311,23 @@ def _spec(ctx: Context, tool: Tool, strict: set[str]) -> dict[str, Any]:
     return {"toolSpec": spec}
 
 
+def _strict_refused(model: str) -> str | None:
+    """Converse's recorded words refusing toolSpec.strict on this model (fact bedrock.strict_refused), else None."""
+    from .core.refusal_words import api_words  # the dated facts: read only when strict tools are sent
+
+    return api_words("bedrock", "strict.model_refused", model, None)
+
+
+def _cited(fact_id: str) -> str:
+    from .core.facts import cited
+
+    return cited(fact_id)
+
+
 def _strict_models_said(model: str) -> str:
     """What AWS says of toolSpec.strict on this model (fact bedrock.strict_models): named, or unsettled. Either way
-    strict goes out as written: no AWS source says Converse refuses or ignores it on a model it does not name."""
+    strict goes out as written: no source says Converse refuses or ignores it on this model (the models whose 400 is
+    recorded are warned of instead: _strict_refused)."""
     from .core.fact_values import NamedModels
     from .core.facts import cited, fact  # the dated facts: read only when strict tools are sent
 
@@ -321,8 +337,8 @@ def _strict_models_said(model: str) -> str:
     if named is not None:
         return f"AWS names {named} among the models that take it ('{said.value.words}', {cited(said.id)})"
     return (f"whether {model} enforces it is unsettled: AWS names the models that take structured outputs per "
-            f"model card and its Claude page names '{said.value.words}' only; no AWS source says what Converse does "
-            f"with strict on another model, so it is sent as written ({cited(said.id)})")
+            f"model card and its Claude page names '{said.value.words}' only; no source says what Converse does "
+            f"with strict on this model, so it is sent as written ({cited(said.id)})")
 
 
 def _keep_tools_for_history(ctx: Context) -> None:
@@ -353,8 +369,15 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
     strict = strict_tools(ctx)
     config: dict[str, Any] = {"tools": [_spec(ctx, tool, strict) for tool in plan.tools]}
     if strict:
-        ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → toolSpec.strict: true; "
-                        + _strict_models_said(ctx.model))
+        refused = _strict_refused(ctx.model)
+        if refused is not None:  # recorded 400s, no AWS reference: warned and sent, as DeepSeek's n (choice_count)
+            ctx.ledger.warning("strict.model_refused", f"strict tools: {', '.join(sorted(strict))} → toolSpec.strict: "
+                               f"true; Converse's 400 for {ctx.model} is recorded: '{refused}' "
+                               f"({_cited('bedrock.strict_refused')}); sent as written, the API will likely refuse "
+                               "it: drop strict from these tools")
+        else:
+            ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → toolSpec.strict: true; "
+                            + _strict_models_said(ctx.model))
     choice: dict[str, Any] | None = None
     if plan.mode == "none" and plan.emulated:  # none has no form: the tools stay for the history (above)
         mapped(ctx, "toolConfig without toolChoice", "tools kept for the history; none is not enforced")

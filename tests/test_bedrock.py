@@ -346,6 +346,8 @@ def test_thinking_not_sent_for_other_models(model):
 
 TRIGGERS: dict[str, dict[str, Any]] = {
     "strict.mapped": {"tools": [{"name": "x", "parameters": {"type": "object"}, "strict": True}]},
+    "strict.model_refused": {"tools": [{"name": "x", "parameters": {"type": "object"}, "strict": True}],
+                       "model": "us.anthropic.claude-sonnet-5"},
     "region.default": {"settings": {"region": None}},
     "tool_choice.none_unenforced": {"choice": "none", "messages": HISTORY},
     "tool_choice.model_support": {"choice": "get_weather", "model": MISTRAL},
@@ -487,7 +489,10 @@ AWS_NAMED = {"anthropic.claude-sonnet-4-5-20250929-v1:0": "claude-sonnet-4-5",
              "anthropic.claude-opus-4-5-20251101-v1:0": "claude-opus-4-5",
              "global.anthropic.claude-opus-4-6-v1": "claude-opus-4-6"}
 NOT_NAMED = ["amazon.nova-pro-v1:0", "us.meta.llama4-maverick-17b-instruct-v1:0", MISTRAL,
-             "anthropic.claude-sonnet-4-6", "anthropic.claude-opus-4-7"]
+             "anthropic.claude-sonnet-4-6", "global.anthropic.claude-opus-5", "anthropic.claude-sonnet-5-5"]
+# Converse's 400 for toolSpec.strict is recorded on these (fact bedrock.strict_refused, eleventh audit pass)
+RECORDED_REFUSED = ["anthropic.claude-opus-4-7", "us.anthropic.claude-opus-4-8", "us.anthropic.claude-sonnet-5",
+                    "eu.anthropic.claude-sonnet-5-20260601-v1:0"]
 
 
 def _strict_render(model: str):
@@ -519,6 +524,23 @@ def test_strict_on_a_model_aws_names_says_so(model: str) -> None:
     message = entry(t, "strict.mapped").message
     assert f"AWS names {AWS_NAMED[model]}" in message and "unsettled" not in message
     assert "claude-messages-structured-outputs" in message
+
+
+@pytest.mark.parametrize("model", RECORDED_REFUSED)
+def test_strict_on_a_model_whose_converse_400_is_recorded_is_warned_of_in_its_words(model: str) -> None:
+    """litellm#31582 (Opus 4.7, 4.8) and #33193 (Sonnet 5, a live Converse test) record Converse's own words; the
+    same recordings show Sonnet 4.6 and Opus 5 taking strict, which stay said unsettled (NOT_NAMED). Recorded 400s,
+    no AWS reference read whole: a warning, and the request goes out as written (as DeepSeek's n)."""
+    t = _strict_render(model)
+    assert not t.refused and t.request.body["toolConfig"]["tools"][0]["toolSpec"]["strict"] is True
+    assert "strict.mapped" not in codes(t)
+    [said] = [e for e in t.ledger if e.code == "strict.model_refused"]
+    assert said.severity == "warning"
+    assert "'The model returned the following errors: tools.0.custom.strict: Extra inputs are not permitted'" in \
+        said.message and "BerriAI/litellm#31582" in said.message
+    assert "strict.model_refused" not in codes(render("auto", model=model))  # no strict tool: nothing said
+    assert render("auto", tools=[dict(TOOLS[0], strict=True)], model=model,
+                  options=RenderOptions(strict=True)).refused  # --strict refuses on the warning
 
 
 @pytest.mark.parametrize("model", NOT_NAMED)

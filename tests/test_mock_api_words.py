@@ -82,6 +82,22 @@ def test_bedrock_claude_in_bedrocks_words() -> None:
                                 "tool_choice forces tool use."}
 
 
+@pytest.mark.parametrize("model,warned", [("us.anthropic.claude-opus-4-8", True), ("us.anthropic.claude-sonnet-5", True),
+                                          ("eu.anthropic.claude-opus-5", False)])
+def test_bedrock_strict_tool_on_a_recorded_model_is_answered_and_said(model: str, warned: bool) -> None:
+    """BerriAI/litellm#31582 (Opus 4.7 / 4.8) and #33193 (a live Converse test: Sonnet 5 rejects, Opus 5 accepts)
+    record 'The model returned the following errors: tools.0.custom.strict: Extra inputs are not permitted'; the
+    translator warns and sends (no AWS reference read whole), so the mock answers and says it in its findings."""
+    body = {"messages": [{"role": "user", "content": [{"text": "hi"}]}],
+            "toolConfig": {"tools": [{"toolSpec": {"name": "get_time", "strict": True,
+                                                   "inputSchema": {"json": {"type": "object"}}}}]},
+            "inferenceConfig": {"maxTokens": 4096}}
+    status, _, record = ask("bedrock", body, f"/model/{model}/converse")
+    assert status == 200
+    said = [f for f in record["findings"] if f["code"] == "strict.model_refused"]
+    assert bool(said) == warned and all(f["severity"] == "warning" for f in said)
+
+
 def test_no_recorded_words_keep_toolchoices_message() -> None:
     """Opus 5.5 refuses forced tool use whatever the thinking (whats-new-opus-5-5: 'Forced tool use returns an
     error.'), but no 400 body is recorded: the 400 keeps the ledger's message (docs/mock.md)."""
@@ -187,8 +203,8 @@ def test_every_recorded_word_is_quoted_in_its_dated_fact() -> None:
     # (core/effort_facts.py), Claude's top-level anyOf (trial13l), Azure's gpt-5.6 words (ninth audit pass), the
     # tool_choice shapes of another API (trial15l: OpenAI's, Responses', Anthropic's two; core/choice_shape_words.py),
     # Gemini's unknown field, at the top and inside (trial16d), xAI's 422 for another API's object and Cohere's 422 for
-    # a string it has not (trial17f)
-    assert len(rows) == 24
+    # a string it has not (trial17f), Converse's toolSpec.strict 400 (eleventh audit pass)
+    assert len(rows) == 25
     for dated, row in rows:
         assert dated.verified == "2026-11-27" and set(row.providers) <= set(dated.providers)
         first = row.words.split("{model}")[0].split("{tool_index}")[0].split("{type}")[0].split("{name}")[0].split("{choice}")[0]

@@ -52,8 +52,8 @@ TOOLS = ("tools:\n  - name: get_time\n    parameters: {type: object, properties:
          "messages: [{role: user, content: What time is it?}]\n")
 
 
-def render(provider: str, model: str, choice: str, thinking: object = None):
-    settings: dict[str, object] = {"model": model, "max_tokens": 4096}
+def render(provider: str, model: str, choice: str, thinking: object = None, extra: dict | None = None):
+    settings: dict[str, object] = {"model": model, "max_tokens": 4096, **(extra or {})}
     if thinking is not None:
         settings["thinking"] = thinking
     text = TOOLS + f"tool_choice: {choice}\nproviders:\n  {provider}: {json.dumps(settings)}\n"
@@ -95,6 +95,50 @@ def test_the_sdk_speaks_a_newer_api_version_whose_choice_and_thinking_types_tool
         assert request.headers["anthropic-version"] == anthropic.API_VERSION
         sent.add(request.body["tool_choice"]["type"])
     assert sent == types
+
+
+@pytest.mark.skipif(missing("anthropic"), reason="needs anthropic")
+@pytest.mark.parametrize("header,settings", [
+    ("anthropic-version", {"temperature": 0.2}),
+    ("anthropic-version", {"temperature": 1}),  # 'any of them': the default value too
+    ("Anthropic-Version", {"temperature": 0.5}),  # a header's name has no case
+    ("anthropic-version", {"extra": {"top_k": 5}}),
+    ("anthropic-version", {"extra": {"top_p": 0.9, "temperature": 0.3}}),
+])
+def test_a_request_under_2026_10_21_that_sends_a_sampling_field_is_refused(header: str, settings: dict) -> None:
+    """Fact anthropic.api_version (eleventh audit pass): Anthropic's Versions page says of 2026-10-21 'The
+    temperature, top_p, and top_k request parameters are removed. A request that sends any of them returns a 400'.
+    The fields refused are those the SDK speaking that version (anthropic 2.14.0, ANTHROPIC_API_VERSION 2026-10-21)
+    no longer has in its request type; a request whose headers set that version and whose final body (extra merged)
+    sends one is refused, naming it; toolchoice's own version sends the same body."""
+    from toolchoice.providers.core.fact_values import VersionRemoves
+    from toolchoice.providers.core.facts import fact
+
+    said = fact("anthropic.api_version").value
+    assert isinstance(said, VersionRemoves) and said.version == "2026-10-21" and said.header == "anthropic-version"
+    assert re.search(r'^ANTHROPIC_API_VERSION = "2026-10-21"$', _sdk_file("anthropic", "_constants.py"), re.M)
+    params = _sdk_file("anthropic", "types/message_create_params.py")
+    base = params[params.index("class MessageCreateParamsBase("):params.index("class MessageCreateParamsNonStreaming(")]
+    assert not set(re.findall(r"^    (\w+): ", base, re.M)) & set(said.fields)
+    assert set(said.fields) == {"temperature", "top_p", "top_k"}
+    sent = {"temperature", "top_p", "top_k"} & (set(settings) | set(settings.get("extra", {})))
+    refused = render("anthropic", "claude-sonnet-5", "auto", extra={**settings, "headers": {header: "2026-10-21"}})
+    assert refused.request is None
+    [entry] = [e for e in refused.ledger if e.code == "api_version.removed_field"]
+    assert entry.severity == "error" and said.words in entry.message
+    assert all(field in entry.message for field in sent)
+    for headers in ({}, {header: "2023-06-01"}):  # toolchoice's own version, or written: sent as before
+        kept = render("anthropic", "claude-sonnet-5", "auto", extra={**settings, "headers": headers} if headers else
+                      settings)
+        assert kept.request is not None and sent <= set(kept.request.body), headers
+        assert "api_version.removed_field" not in codes(kept)
+
+
+@pytest.mark.skipif(missing("anthropic"), reason="needs anthropic")
+def test_under_2026_10_21_a_body_without_a_sampling_field_is_sent() -> None:
+    t = render("anthropic", "claude-sonnet-5", "required", extra={"headers": {"anthropic-version": "2026-10-21"}})
+    assert t.request is not None and t.request.headers["anthropic-version"] == "2026-10-21"
+    assert "api_version.removed_field" not in codes(t)
 
 
 @pytest.mark.skipif(missing("anthropic"), reason="needs anthropic")

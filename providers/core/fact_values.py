@@ -10,11 +10,13 @@ so that a fact's words are written once, beside its source (core/facts.py and th
   more (core/choice_count.py: render, send and the mock).
 - ``NamedModels``: the models a provider's source names for a feature, as fragments of their model ids; for any
   other model the source says nothing, and the ledger says so (Bedrock's toolSpec.strict: providers/bedrock.py).
+- ``VersionRemoves``: the body fields an API version removes, which a request sent under that version (a header's
+  value) is refused for, in the provider's own words (Anthropic's 2026-10-21: providers/anthropic.py).
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple, Union
+from typing import Any, Literal, Mapping, NamedTuple, Union
 
 
 class ChoiceWords(NamedTuple):
@@ -83,7 +85,25 @@ class NamedModels(NamedTuple):
                     None)
 
 
-FactValue = Union[ChoiceWords, ChoiceCount, NamedModels, tuple[RefusalWords, ...]]
+class VersionRemoves(NamedTuple):
+    """Top-level body ``fields`` that API ``version`` (the value of request header ``header``, matched without
+    case) removes, and the provider's own words saying a request under that version that sends one is refused
+    (``words``). Under another version the fields are the API's as before."""
+
+    header: str
+    version: str
+    fields: tuple[str, ...]
+    words: str
+
+    def removed(self, headers: Mapping[str, str], body: Mapping[str, Any]) -> tuple[str, ...]:
+        """The removed fields ``body`` sends, when ``headers`` carry this version; () otherwise."""
+        sent = next((value for name, value in headers.items() if name.lower() == self.header.lower()), None)
+        if sent is None or sent.strip() != self.version:
+            return ()
+        return tuple(field for field in self.fields if field in body)
+
+
+FactValue = Union[ChoiceWords, ChoiceCount, NamedModels, VersionRemoves, tuple[RefusalWords, ...]]
 
 
 def refusals(value: FactValue | None) -> tuple[RefusalWords, ...]:

@@ -16,7 +16,7 @@ from .choice_shape_words import CHOICE_SHAPE_FACTS
 from .choice_word_facts import CHOICE_WORD_FACTS
 from .effort_facts import EFFORT_FACTS
 from .fact_record import CITE_END, Fact
-from .fact_values import ChoiceWords, NamedModels
+from .fact_values import ChoiceWords, NamedModels, VersionRemoves
 from .hosted_tool_facts import HOSTED_TOOL_FACTS
 from .refusal_words import REFUSAL_FACTS
 from .tool_change_facts import TOOL_CHANGE_FACTS
@@ -106,22 +106,24 @@ FACTS: tuple[Fact, ...] = (
          "strict and type custom",
          "anthropic 2.14.0 types/tool_param.py (ToolParam: allowed_callers, cache_control, defer_loading, "
          "eager_input_streaming, input_examples, strict, type)", "2026-11-26"),
-    # tenth audit pass (docs/fact-audit.md): the SDK the tests read speaks a newer API version than toolchoice sends
+    # tenth and eleventh audit passes: the SDK speaks a newer API version, whose Versions page refuses sampling fields
     Fact("anthropic.api_version", ("anthropic",),
-         "toolchoice's Messages requests carry anthropic-version 2023-06-01 (providers/anthropic.py API_VERSION); "
-         "the official SDK from 2.0.0 on sends 2026-10-21, whose Messages API breaking changes (temperature, top_p "
-         "and top_k answered 400; document blocks in assistant messages; citations on user text blocks) name no "
-         "tool, tool_choice or thinking field: the SDK's tool_choice union (auto, any, tool, none) and thinking "
-         "types, which the tests read, are what toolchoice writes under either version, and nothing is refused or "
-         "changed for it",
-         "anthropic 2.14.0 _constants.py ('ANTHROPIC_API_VERSION = \"2026-10-21\"'; types/message_create_params.py "
-         f"has no temperature, top_p or top_k); platform.claude.com/docs/en/api/migration-2026-10-21{CITE_END}'If you "
-         "use an SDK, your requests use the API version that was current when your SDK's major version was released.' "
-         "'Upgrade the anthropic package to version 2.0.0.' 'These changes apply to requests to the Messages API (POST "
-         "/v1/messages), to token counting, and to each request in a Message Batch created with 2026-10-21.' "
-         "'Document blocks in assistant messages return an error' (the page's other two Messages changes, the "
-         "sampling parameters and user-message citations, as its summaries list them: 'temperature, top_p, and top_k "
-         "now return a 400 error', 'citations on text blocks in user messages return a 400')", "2026-11-27"),
+         "toolchoice sends anthropic-version 2023-06-01 (providers/anthropic.py API_VERSION), the SDK from 2.0.0 on "
+         "2026-10-21, which removes temperature, top_p and top_k (a request sending one is answered 400): with "
+         "providers.anthropic.headers setting 2026-10-21, a body sending one (extra too) is refused "
+         "(api_version.removed_field). Its other Messages changes (document blocks in assistant messages, citations on "
+         "user text blocks) name no tool, tool_choice or thinking field: the SDK's tool_choice union and thinking "
+         "types, which the tests read, are what toolchoice writes under either version",
+         "platform.claude.com/docs/en/api/versioning; platform.claude.com/docs/en/api/migration-2026-10-21; anthropic "
+         f"2.14.0 _constants.py{CITE_END}'ANTHROPIC_API_VERSION = \"2026-10-21\"' (no temperature, top_p or top_k in "
+         "its message_create_params.py); Versions (stored copy of ?version=2026-10-21), 'Messages API:': 'The "
+         "temperature, top_p, and top_k request parameters are removed. A request that sends any of them returns a "
+         "400'; 'A request that places a document block directly in an assistant message returns a 400 error.'; "
+         "'On Amazon Bedrock, it's available for Claude 4.7 and later models.'; the migration guide: 'If you use an "
+         "SDK, your requests use the API version that was current when your SDK's major version was released.'",
+         "2026-11-27",
+         VersionRemoves("anthropic-version", "2026-10-21", ("temperature", "top_p", "top_k"), "The temperature, top_p, "
+                        "and top_k request parameters are removed. A request that sends any of them returns a 400")),
     Fact("anthropic.default_model_eol", ("anthropic", "bedrock"),
          "claude-sonnet-4-5 (the anthropic row's default_model until 2026-11-26) reaches end-of-life on 2026-11-30, "
          "claude-opus-4-5 on 2027-01-22, claude-mythos-preview retired on 2026-06-30; the default is now "
@@ -506,9 +508,11 @@ FACTS: tuple[Fact, ...] = (
     Fact("bedrock.strict_models", ("bedrock",),
          "Converse takes toolSpec.strict on every model id (botocore's ToolSpecification); AWS names the models that "
          "take structured outputs per model card, and its Claude page names Claude Sonnet 4.5, Haiku 4.5, Opus 4.5 and "
-         "Opus 4.6; no AWS source says what Converse does with strict on another model (Nova, Llama, Mistral, newer "
-         "Claude models): unsettled, so toolchoice sends it as written and says so, never drops or refuses it (LiteLLM "
-         "drops it where its own map marks a model unable, a map no AWS page backs)",
+         "Opus 4.6; for Claude Opus 4.7, 4.8 and Sonnet 5 Converse's 400 is recorded (fact bedrock.strict_refused: "
+         "warned of since the eleventh audit pass); no source says what Converse does with strict on another model "
+         "(Nova, Llama, Mistral, the other newer Claude models): unsettled, so toolchoice sends it as written and says "
+         "so, never drops or refuses it (LiteLLM drops it where its own map marks a model unable, a map no AWS page "
+         "backs)",
          f"docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-structured-outputs.html{CITE_END}'You can use "
          "structured outputs with Claude Sonnet 4.5, Claude Haiku 4.5, Claude Opus 4.5, and Claude Opus 4.6 through "
          "the Converse API (Converse or ConverseStream) or the InvokeModel API'; userguide/structured-output.html "
@@ -585,7 +589,9 @@ FACTS: tuple[Fact, ...] = (
          "== COMMON_CHAT_TOOL_CHOICE_NONE) { ... return reasoning + p.content(p.rest()) + end;'", "2026-11-26"),
     Fact("cohere.tool_choice_values", ("cohere",),
          "v2 chat documents tool_choice as REQUIRED or NONE only (no AUTO, no lowercase); the SDK lets any other "
-         "value through untyped, and no source says what the API does with one",
+         "value through untyped; the API answers another string (AUTO, any) with a 422 (fact "
+         "cohere.tool_choice_shape_words), and no source says what it does with REQUIRED or NONE in another case or "
+         "with an object",
          "cohere 7.3.1 v2/types/v2chat_request_tool_choice.py: 'V2ChatRequestToolChoice = typing.Union["
          "typing.Literal[\"REQUIRED\", \"NONE\"], typing.Any]'; v2/client.py chat: 'When `REQUIRED` is specified, the "
          "model will be forced to use at least one of the user-defined tools ... When `NONE` is specified ... If "

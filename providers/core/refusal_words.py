@@ -147,6 +147,32 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          f"messages'){CITE_END}'{{\"type\":\"error\",\"error\":{{\"type\":\"invalid_request_error\",\"message\":"
          "\"messages: at least one message is required\"}}' (DevoxxGenieIDEAPlugin#567)", _VERIFIED,
          (RefusalWords("messages.empty", ("anthropic",), "messages: at least one message is required"),)),
+    # eleventh audit pass: Converse's recorded 400 for toolSpec.strict on Claude models AWS does not name (the
+    # translator warns of these and sends them); on the other unnamed models strict stays unsettled
+    Fact("bedrock.strict_refused", ("bedrock",),
+         "Converse answers 400 'The model returned the following errors: tools.0.custom.strict: Extra inputs are not "
+         "permitted' to a tool with toolSpec.strict on Claude Opus 4.7, Claude Opus 4.8 and Claude Sonnet 5 (each "
+         "recorded; AWS's own count-tokens page, as quoted, says the same of Opus 4.7): a strict tool for these "
+         "models is sent and warned of (strict.model_refused, a warning: recorded 400s, no AWS reference read "
+         "whole); the same recordings show it taken on Claude Sonnet 4.5 and 4.6 and "
+         "Claude Opus 5, so no family or version rule is drawn from them, and every other model AWS does not name "
+         "stays unsettled (fact bedrock.strict_models)",
+         "BerriAI/litellm#31582 (2026-06-29, Bedrock Converse, Opus 4.7 and 4.8; and #31923, 2026-07-02, "
+         "bedrock/us.anthropic.claude-opus-4-7); BerriAI/litellm#33193 (2026-07-27, a live Converse test forwarding "
+         "toolSpec.strict on each model); vercel/ai#16121 (2026-06-15) quoting docs.aws.amazon.com/bedrock/latest/"
+         f"userguide/count-tokens.html (not in the stored copies){CITE_END}'Sending a tool with `strict: true` to Claude "
+         "Opus 4.7 or Opus 4.8 on Bedrock fails with a 400: litellm.BadRequestError: BedrockException - "
+         "{\"message\":\"The model returned the following errors: tools.0.custom.strict: Extra inputs are not "
+         "permitted\"}' ... 'The same request works on direct Anthropic and on other Bedrock Claude models (for "
+         "example Sonnet 4.5), so this is specific to Opus 4.7 and 4.8 on Bedrock Converse.' (litellm#31582); "
+         "'Tested against live Bedrock today (2026-07-27), forwarding `toolSpec.strict` explicitly on each model: - "
+         "`us.anthropic.claude-sonnet-5` (us-east-1): **still rejects** — `tools.0.custom.strict: Extra inputs are not "
+         "permitted` ... - `eu.anthropic.claude-sonnet-4-6`: **accepts** `strict` ... - `eu.anthropic.claude-opus-5`: "
+         "**accepts** `strict`' (litellm#33193); AWS, as vercel/ai#16121 quotes it: 'Claude Opus 4.7 does not accept "
+         "strict: true on tools[] and returns tools.0.custom.strict: Extra inputs are not permitted'", _VERIFIED,
+         (RefusalWords("strict.model_refused", ("bedrock",), "The model returned the following errors: tools.0.custom.strict: "
+                       "Extra inputs are not permitted",
+                       model=r"claude-(?:opus-4-[78]|sonnet-5)(?!\d)(?!-\d{1,7}(?!\d))"),)),
     Fact("gemini.empty_contents_words", ("gemini",),
          "Gemini's 400 for a request without contents names the field: '* GenerateContentRequest.contents: contents is "
          "not specified' (INVALID_ARGUMENT); an empty contents list is answered as an absent one",
