@@ -25,16 +25,8 @@ try:  # the transport the SDKs' own clients are made of (anthropic 2.x refuses a
 except ImportError:  # pragma: no cover - SDKs of before httpx2
     import httpx  # type: ignore[no-redef]
 
-SYSTEM = "You answer weather questions. Be brief."
-QUESTION = "What is the weather in Oslo?"
-RESULT = "-3 C, snow"
-WEATHER = {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}}, "required": ["city"]}
-TIME = {"type": "object", "properties": {"tz": {"type": "string"}}, "required": ["tz"]}
-OPENAI_TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "Current weather for a city",
-                                                  "parameters": WEATHER}},
-                {"type": "function", "function": {"name": "get_time", "description": "Local time", "parameters": TIME}}]
-ANTHROPIC_TOOLS = [{"name": "get_weather", "description": "Current weather for a city", "input_schema": WEATHER},
-                   {"name": "get_time", "description": "Local time", "input_schema": TIME}]
+# the same conversation and tools as the saves' recorder, so a HAR's call reads as the saved request does
+from saved_recorder import ANTHROPIC_TOOLS, OPENAI_TOOLS, QUESTION, RESULT, SYSTEM, TIME, WEATHER  # noqa: E402,F401
 
 
 class Exchange(NamedTuple):
