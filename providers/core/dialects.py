@@ -138,9 +138,6 @@ def apply(name: str, translations: Sequence[Translation], scenario: Scenario,
 
 # ---- the tool choice providers.<id>.extra writes --------------------------------------------------------------
 
-# where a request carries its tool choice, by the translator's module (core/translation.finish's choice_path)
-_CHOICE_AT: dict[str, tuple[str, ...]] = {"gemini": ("toolConfig", "functionCallingConfig"),
-                                          "bedrock": ("toolConfig", "toolChoice")}
 _NOWHERE = object()
 
 
@@ -168,10 +165,9 @@ def extra_choice(view: Any, scenario: Scenario, row: Dialect, route: Callable[[A
     extra = scenario.settings_for(t.provider).extra
     if not extra or t.request is None:
         return view
-    from .capabilities import CAPABILITIES
     from .model import LedgerEntry
 
-    path = _CHOICE_AT.get(CAPABILITIES[t.provider].module, ("tool_choice",))
+    path = t.choice_path  # where the translator put the choice (core/translation.finish's choice_path)
     written, own = _at(extra, path), _at(t.request.body, path)
     if written is _NOWHERE or written == own:
         return view

@@ -465,6 +465,7 @@ class Translation(NamedTuple):
     # the parallel setting the verdict judges where extra changed the field that holds it
     # (core/sent_choice.SentParallel, ledger parallel.from_extra); None: the scenario's
     sent_parallel: Any = None
+    choice_path: tuple[str, ...] = ("tool_choice",)  # where the request's body holds its tool choice
 
     @property
     def refused(self) -> bool:

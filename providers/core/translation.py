@@ -415,7 +415,7 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
     effective = body.get(choice_path[0]) if len(choice_path) == 1 else dig(body, choice_path)
     # The ledger's list is handed over: the translation is done with it.
     return Translation(ctx.provider, ctx.requested, effective, request, ledger.entries, offered, sent,
-                       sent_parallel)
+                       sent_parallel, choice_path)
 
 
 def streamed(ctx: Context, how: str) -> None:
