@@ -2,13 +2,14 @@
 (providers/core/har_conversations.py): which calls are steps of one conversation, and what broke between them.
 
 Truth from outside the code: openai-python and anthropic-python run real agent loops at their own hosts
-(api.openai.com, api.anthropic.com), answered by `toolchoice mock` on 127.0.0.1 through an httpx transport that keeps
-each exchange (tests/har_recorder.py), their turns sent back as the SDKs dump them. The mock's own record of the same
-requests (``Running.records``: its findings) is what the listing must say for each call; which conversation each
-call belongs to is the loop the test ran it in; a repeated call is the one the SDKs parsed twice. The loops: a
+(api.openai.com, api.anthropic.com), answered by `toolchoice mock` on 127.0.0.1 through an httpx transport that
+keeps each exchange (tests/har_recorder.py), their turns sent back as the SDKs dump them. The mock's own record of
+the same requests (``Running.records``: its findings) is what the listing must say for each call; which conversation
+each call belongs to is the loop the test ran it in; a repeated call is the one the SDKs parsed twice. The loops: a
 framework that narrows the tools mid-loop on a Claude model with thinking and changes its system prompt at the last
-step (the preserved-thinking prefix check), and an OpenAI loop that forces a tool after each result, interleaved with
-the Claude loop and followed by an unrelated question."""
+step and trims its history at the next (the preserved-thinking prefix check), and an OpenAI loop that forces a tool
+after each result and at its last step offers only another tool than the one its history calls (the required trap),
+interleaved with the Claude loop and followed by a plain chat of two calls."""
 
 from __future__ import annotations
 
@@ -75,8 +76,8 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Recorded]:
             called.append([(b.name, b.input) for b in reply.content if b.type == "tool_use"])
             return reply
 
-        def ask_gpt(history: list[Any], choice: Any, loop: str) -> Any:
-            reply = chat.chat.completions.create(model="gpt-4o-mini", messages=history, tools=OPENAI_TOOLS,
+        def ask_gpt(history: list[Any], choice: Any, loop: str, tools: list[Any] = OPENAI_TOOLS) -> Any:
+            reply = chat.chat.completions.create(model="gpt-4o-mini", messages=history, tools=tools,
                                                  tool_choice=choice)
             loops.append(loop)
             called.append([(c.function.name, json.loads(c.function.arguments))
@@ -106,10 +107,15 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Recorded]:
         c2 = ask_claude(c_history, ANTHROPIC_TOOLS[:1], SYSTEM)
         g_history = gpt_step(g_history, g1)
         g2 = ask_gpt(g_history, "required", "gpt")
-        # step 3: Claude's system prompt gets the date; GPT still forced
+        # step 3: Claude's system prompt gets the date; GPT still forced, offered get_time alone now (the required
+        # trap: the history calls get_weather, no longer offered)
         c_history = claude_step(c_history, c2)
-        ask_claude(c_history, ANTHROPIC_TOOLS[:1], SYSTEM + " Today is Friday.")
-        ask_gpt(gpt_step(g_history, g2), "required", "gpt")
+        c3 = ask_claude(c_history, ANTHROPIC_TOOLS[:1], SYSTEM + " Today is Friday.")
+        ask_gpt(gpt_step(g_history, g2), "required", "gpt", OPENAI_TOOLS[1:])
+        # step 4: the framework trims Claude's history to fit its context (the user's second question on)
+        c_history = claude_step(c_history, c3)
+        assert c_history[4] == {"role": "user", "content": "And tomorrow?"}
+        ask_claude(c_history[4:], ANTHROPIC_TOOLS[:1], SYSTEM + " Today is Friday.")
         # an unrelated chat, the same system prompt, no tool called: its second call carries the first's messages
         # and its text answer (no id of the mock's to follow it by)
         o_history = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "Is it snowing in Tokyo?"}]
@@ -148,7 +154,7 @@ def test_each_calls_findings_between_steps_are_what_the_mock_said_of_it(recorded
     the same words, #N naming the sample: the narrowed tools and the changed system prompt on Claude with thinking,
     the forced choice after each tool result on GPT."""
     rows = _listing(recorded.path)
-    assert len(rows) == len(recorded.loops) == 8
+    assert len(rows) == len(recorded.loops) == 9
     for row in rows:
         mine = [f for f in row.get("findings", ()) if f["code"] != "loop.repeated_call"]
         assert mine == _mock_said(recorded, row["sample"]), row["sample"]
@@ -156,8 +162,10 @@ def test_each_calls_findings_between_steps_are_what_the_mock_said_of_it(recorded
     # the mock said these at all (else the test above holds nothing)
     assert "mock.tools_changed_with_thinking" in codes[2]  # Claude's step 2: its tools narrowed
     assert {"mock.tools_changed_with_thinking", "mock.system_changed_with_thinking"} <= codes[4]  # step 3
+    assert "mock.history_changed_with_thinking" in codes[6]  # step 4: its history trimmed
     assert [("pitfall.forced_after_tool_result" in c) for c in codes] == [False, False, False, True, False, True,
-                                                                         False, False]
+                                                                         False, False, False]
+    assert [("pitfall.required_trap" in c) for c in codes] == [False] * 5 + [True, False, False, False]
 
 
 def test_calls_are_grouped_into_the_conversations_the_loops_were(recorded: Recorded) -> None:
