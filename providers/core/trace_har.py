@@ -350,7 +350,8 @@ def import_har(path: str | os.PathLike[str], sample: int | None = None, provider
         raise ToolchoiceError(f"{path}: no sample {number} (the HAR holds {len(har.calls)} provider call"
                               f"{'s' if len(har.calls) != 1 else ''}: 1-{len(har.calls)})", hint="pick one of those")
     saved = import_call(har, har.calls[number - 1])
-    step = follow(exchanges(har, har.calls[:number])).get(number)  # what broke before it, since the calls before
+    # what broke between it and the calls before it (the LISTED calls up to it: a sample of a huge file stays cheap)
+    step = follow(exchanges(har, har.calls[max(0, number - LISTED):number])).get(number)
     if step is not None and step.findings:
         saved = saved._replace(notes=[*saved.notes, *(LedgerEntry(f["severity"], f["code"], f["message"])
                                                       for f in step.findings)])
