@@ -22,7 +22,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Iterator, NamedTuple
 from urllib.parse import urlsplit
 
 from .model import LedgerEntry, ToolchoiceError
@@ -339,14 +339,41 @@ def import_har(path: str | os.PathLike[str], sample: int | None = None, provider
     har = read_har(path, provider)
     if not har.calls:
         raise _no_calls(har)
+    from .har_conversations import follow
+
     if sample is None and len(har.calls) > 1:
-        return Listing([describe(har, c) if c.sample <= LISTED else {"sample": c.sample, "entry": c.index}
-                        for c in har.calls], notes(har))
+        steps = follow(exchanges(har, har.calls[:LISTED]))  # the calls' steps, as the mock follows a session
+        return Listing([describe(har, c, steps.get(c.sample)) if c.sample <= LISTED
+                        else {"sample": c.sample, "entry": c.index} for c in har.calls], notes(har))
     number = 1 if sample is None else sample
     if not 1 <= number <= len(har.calls):
         raise ToolchoiceError(f"{path}: no sample {number} (the HAR holds {len(har.calls)} provider call"
                               f"{'s' if len(har.calls) != 1 else ''}: 1-{len(har.calls)})", hint="pick one of those")
-    return _redacted(har, import_call(har, har.calls[number - 1]))
+    saved = import_call(har, har.calls[number - 1])
+    # what broke between it and the calls before it (the LISTED calls up to it: a sample of a huge file stays cheap)
+    step = follow(exchanges(har, har.calls[max(0, number - LISTED):number])).get(number)
+    if step is not None and step.findings:
+        saved = saved._replace(notes=[*saved.notes, *(LedgerEntry(f["severity"], f["code"], f["message"])
+                                                      for f in step.findings)])
+    return _redacted(har, saved)
+
+
+def exchanges(har: Har, calls: list[Call]) -> Iterator[Any]:
+    """The calls as ``har_conversations.follow`` reads them, one at a time: body, recorded status and reply."""
+    from .har_conversations import Exchange
+
+    for call in calls:
+        try:
+            body = document(har, call)["body"]
+        except ToolchoiceError:
+            body = None
+        status = call.response.get("status") if call.response is not None else None
+        try:
+            reply = recorded_reply(har, call)[0] if body is not None else None
+        except ToolchoiceError:
+            reply = None
+        yield Exchange(call.sample, call.provider, call.method, _path(call.url), body,
+                       status if isinstance(status, int) else None, reply)
 
 
 def _no_calls(har: Har) -> ToolchoiceError:
@@ -363,9 +390,10 @@ def _no_calls(har: Har) -> ToolchoiceError:
                  "API with ", "", names=("provider",), spelling=PYTHON)
 
 
-def describe(har: Har, call: Call) -> dict[str, Any]:
+def describe(har: Har, call: Call, step: Any = None) -> dict[str, Any]:
     """One line of the listing: the sample, its entry, provider and request, what it asked, and its reply's
-    verdict (or why it does not read)."""
+    verdict (or why it does not read); ``step`` (har_conversations.Step): its conversation, the sample it
+    continues and what broke between them."""
     from .registry import module_for
 
     row: dict[str, Any] = {"sample": call.sample, "entry": call.index, "provider": call.provider,
@@ -383,6 +411,12 @@ def describe(har: Har, call: Call) -> dict[str, Any]:
     row["offered_tools"] = list(module_for(call.provider).offered_tools(body))
     reply = next(n for n in saved.notes if n.code == "har.reply")
     row["reply"] = reply.message
+    if step is not None:
+        row["conversation"], row["step"] = step.conversation, step.step
+        if step.continues is not None:
+            row["continues"] = step.continues
+        if step.findings:
+            row["findings"] = [dict(f) for f in step.findings]
     return _redacted(har, row)
 
 
