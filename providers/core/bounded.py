@@ -297,12 +297,15 @@ def _too_deep_value(value: Any, limit: int) -> bool:
 _SPACE = re.compile(r"\s*")
 
 
-def json_documents(text: str, name: str, *, hint: str | None = None, lines: bool = False) -> list[tuple[int, Any]]:
+def json_documents(text: str, name: str, *, hint: str | None = None, lines: bool = False,
+                   each: Callable[[int, Any], None] | None = None) -> list[tuple[int, Any]]:
     """The JSON document ``text`` holds (``lines``: or one a line, JSON Lines), each with the line it starts on (0
     for a whole-file document), read in one pass (``raw_decode``: a JSON Lines file is not parsed as a whole first)
     and bounded (json_depth, Python's integer-digit limit). Anything else is one line naming ``name`` and the
     line and column (a ``ToolchoiceError``, exit 2): not JSON in the decoder's words, an integer past the digit
-    limit, nested past json_depth."""
+    limit, nested past json_depth. ``each(line, document)`` is called as each document is read, before the next:
+    the caller's refusal of one (or of one too many) stops the reading there (8 MB of ``{}`` lines, 2.8 million
+    documents at ~10 us each, were all read before the first was refused)."""
     decoder = json.JSONDecoder()
     cap = limits.get("json_depth")
     found: list[tuple[int, Any]] = []
@@ -336,6 +339,8 @@ def json_documents(text: str, name: str, *, hint: str | None = None, lines: bool
             raise ToolchoiceError(f"not JSON ({stop.message})", path=name, line=stop.line, column=stop.column,
                                   hint=hint)
         found.append((line if lines and (found or rest < len(text)) else 0, value))
+        if each is not None:
+            each(*found[-1])
         at = rest
     return found
 
