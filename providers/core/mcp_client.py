@@ -397,7 +397,9 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
         elif _DEEP in str(cause):  # over HTTP the SDK raises it: "Failed to parse JSON response: ..."
             message = too_deep
         elif (unparsed := _unparsed_answer(cause)) is not None:  # over HTTP: as a broken line over stdio is said
-            message, hint = f"{who}: {unparsed}", BROKEN_HINT
+            message = f"{who}: {unparsed}"
+            hint = BROKEN_HINT if "not JSON" in unparsed else ('check what the server answers: a JSON-RPC 2.0 '
+                                                               'message, {"jsonrpc": "2.0", "id": ..., "result": ...}')
         elif isinstance(cause, TimeoutError) and heard.first:
             message = f"{who}: the server's answer could not be read: {heard.first}"
         elif isinstance(cause, TimeoutError):
