@@ -38,7 +38,8 @@ def read_bytes(path: Path, missing: str, folder: str) -> bytes:
         raise ToolchoiceError(f"{path}: no such file", hint=missing)
     if path.is_dir():
         raise ToolchoiceError(f"{path}: is a folder", hint=folder)
-    return bounded.read_file(path, "reply", limit="stream_bytes")
+    # a device or FIFO is refused at once: /dev/zero was read to the 32 MB stream limit first (`-` reads stdin)
+    return bounded.read_file(path, "reply", limit="stream_bytes", regular_only=True, stdin=True)
 
 
 def _saved_stream(path: Path, text: str) -> bool:

@@ -90,7 +90,7 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
     checks = (v or {}).get("calls") or []
     if reply.tool_calls:
         rows = []
-        for i, call in enumerate(reply.tool_calls):
+        for i, call in enumerate(reply.tool_calls[:CALLS_SHOWN]):
             args = (shown_head(dumps(call.arguments)) if call.arguments is not None
                     else f"{shown_head(call.raw_arguments or '')}\n({call.arguments_error})")
             check = checks[i] if i < len(checks) else {}
@@ -100,6 +100,9 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
                 mark = Text("not offered", style="red")
             rows.append([str(i + 1), call.name, args, mark])
         console.print(_calls_table(console, rows))
+        if len(reply.tool_calls) > CALLS_SHOWN:
+            console.print(Text(f"… and {len(reply.tool_calls) - CALLS_SHOWN:,} more calls (-f json shows all)",
+                               style="dim"))
     elif reply.error is None:
         console.print(Text("no tool calls", style="dim"))
     if reply.server_calls:  # what the provider ran itself: MCP calls, programs, tool searches
@@ -120,8 +123,11 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
         return
     console.print(Text.assemble(("verdict  ", "bold"), verdict_text(v)))
     if v is not None and v["category"] != "error":  # an error's one reason is the line printed above
-        for reason in v["reasons"]:
+        for reason in v["reasons"][:CALLS_SHOWN]:  # a reason a call at most, and a few of the reply's
             console.print(hanging(console, "  - ", reason))
+        if len(v["reasons"]) > CALLS_SHOWN:
+            console.print(Text(f"  … and {len(v['reasons']) - CALLS_SHOWN:,} more reasons (-f json shows all)",
+                               style="dim"))
 
 
 def _print_choices(console: Any, provider: str, reply: Reply, v: dict[str, Any] | None) -> None:
@@ -146,6 +152,9 @@ def _print_choices(console: Any, provider: str, reply: Reply, v: dict[str, Any] 
 # The most of one call's arguments the calls table shows (~1,200 lines at 80 columns): past it, a terminal's
 # scrollback holds no more, and a table of a 27 MB argument was 44 MB of text (JSON output keeps it all).
 ARGUMENTS_SHOWN = 64 * 1024
+# The calls the calls table draws, and the verdict's reasons (one a call at most, and a few): a reply of 30,000 calls
+# took ~15 s to draw (send, parse), past a terminal's scrollback; a line says how many more (--format json: all)
+CALLS_SHOWN = 200
 REPLY_TEXT_SHOWN = 600  # characters of a reply's text in the pretty view; past them a note says what is left out
 
 

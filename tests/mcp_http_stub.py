@@ -1,6 +1,7 @@
 """Just enough of MCP's streamable HTTP for a tools/list (initialize, the initialized notification, tools/list,
 the DELETE that closes the session), in a thread on 127.0.0.1, for tests of what a hostile server does: the
-tools it lists come from ``tools(headers)``, and ``on_close`` runs before the DELETE is answered."""
+tools it lists come from ``tools(headers)``, ``wire`` rewrites the bytes of the tools/list answer (a hostile server's
+own), and ``on_close`` runs before the DELETE is answered."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any, Callable, Iterator
 
 @contextmanager
 def serving(tools: Callable[[Any], list[dict[str, Any]]], on_close: Callable[[], None] = lambda: None,
-            paths: list[str] | None = None) -> Iterator[str]:
+            paths: list[str] | None = None, wire: Callable[[bytes], bytes] = lambda body: body) -> Iterator[str]:
     """The server's URL while the block runs (any path is served; ``paths`` gets each request's)."""
 
     class Handler(BaseHTTPRequestHandler):
@@ -49,7 +50,8 @@ def serving(tools: Callable[[Any], list[dict[str, Any]]], on_close: Callable[[],
             result = ({"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
                        "serverInfo": {"name": "stub", "version": "1"}} if message["method"] == "initialize" else
                       {"tools": tools(self.headers)})
-            self.answer(200, json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}).encode())
+            body = json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}).encode()
+            self.answer(200, wire(body) if message["method"] == "tools/list" else body)
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 from pathlib import Path
@@ -359,10 +360,13 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
                 f"{limits.shown('json_depth')}")
 
     async def bounded() -> dict[str, Any]:
-        with anyio.CancelScope() as unreadable:  # cancelled when the SDK cannot parse the answer for its depth
+        with anyio.CancelScope() as unreadable:  # cancelled when the SDK cannot parse a line that is a message
             heard.stop = unreadable.cancel
             with anyio.fail_after(timeout):
                 return await make()
+        if heard.broken:
+            raise ToolchoiceError(f"{who}: the server wrote a JSON-RPC message that is not JSON ({heard.broken}); "
+                                  "MCP's stdio messages are one JSON object a line", hint=BROKEN_HINT)
         raise ToolchoiceError(too_deep)
 
     from .redaction import Redactor, printable
@@ -392,6 +396,10 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
             message, hint = cause.message, cause.hint
         elif _DEEP in str(cause):  # over HTTP the SDK raises it: "Failed to parse JSON response: ..."
             message = too_deep
+        elif (unparsed := _unparsed_answer(cause)) is not None:  # over HTTP: as a broken line over stdio is said
+            message = f"{who}: {unparsed}"
+            hint = BROKEN_HINT if "not JSON" in unparsed else ('check what the server answers: a JSON-RPC 2.0 '
+                                                               'message, {"jsonrpc": "2.0", "id": ..., "result": ...}')
         elif isinstance(cause, TimeoutError) and heard.first:
             message = f"{who}: the server's answer could not be read: {heard.first}"
         elif isinstance(cause, TimeoutError):
@@ -416,6 +424,46 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
 
 
 _DEEP = "recursion limit exceeded"  # pydantic-core's words for JSON nested past its reader (Invalid JSON: ...)
+BROKEN_HINT = ("check what the server writes: a JSON-RPC message is one JSON object, with a string's control "
+               "characters escaped (\\n, \\u0001)")
+# a JSON-RPC message's own key, outside any string (a quote inside a JSON string is escaped)
+_JSONRPC_KEY = re.compile(r'"jsonrpc"\s*:')
+
+
+def broken_message(cause: BaseException | None) -> str | None:
+    """Why a stdio line the SDK could not parse is a broken JSON-RPC message, not a banner: the line is not JSON
+    and yet opens as a JSON object with the ``"jsonrpc"`` key (a start-up banner, a log line, fails the same
+    parse but never holds that key unescaped). The SDK logs such a line and waits on for an answer that never
+    comes: the listing ended at its deadline (30 s by default; an adversarial run). None for any other line."""
+    errors = getattr(cause, "errors", None)
+    try:
+        first = errors()[0] if callable(errors) else None
+    except Exception:  # noqa: BLE001 - not pydantic's error after all: not said as one
+        return None
+    if not isinstance(first, dict) or first.get("type") != "json_invalid":
+        return None
+    line = first.get("input")
+    if not isinstance(line, str) or not line.lstrip().startswith("{") or not _JSONRPC_KEY.search(line):
+        return None
+    return str((first.get("ctx") or {}).get("error") or first.get("msg") or "not JSON")[:200]
+
+
+def _unparsed_answer(cause: BaseException) -> str | None:
+    """The SDK's "Failed to parse JSON response: <pydantic's error>" of an HTTP answer, in the words a broken
+    stdio line gets: what the server sent (not JSON, or JSON that is no JSON-RPC message) and why."""
+    text = str(cause)
+    if type(cause).__name__ not in ("MCPError", "McpError") or not text.startswith(
+            ("Failed to parse JSON response", "Failed to parse SSE message")):
+        return None
+    lines = [line.strip() for line in text.splitlines()]
+    invalid = next((line for line in lines if line.startswith("Invalid JSON: ")), None)
+    if invalid is not None:
+        return f"the server's answer is not JSON ({invalid[len('Invalid JSON: '):].split(' [type=')[0][:200]})"
+    reason = next((line.split(" [type=")[0] for line in lines[2:] if line and not line.startswith("For further")),
+                  "")
+    field = lines[1] if len(lines) > 1 and not lines[1].startswith(("Invalid", "For further")) else ""
+    said = f"{field}: {reason}" if field and reason else reason or field
+    return f"the server's answer is not a JSON-RPC message{f' ({said[:200]})' if said else ''}"
 
 
 class _SDKLog:
@@ -424,6 +472,7 @@ class _SDKLog:
 
     def __init__(self) -> None:
         self.first = ""
+        self.broken = ""  # why a line the SDK could not parse is a broken message (broken_message)
         self.stop: Callable[[], None] = lambda: None
 
     def __enter__(self) -> "_SDKLog":
@@ -440,6 +489,9 @@ class _SDKLog:
                 if record.exc_info and _DEEP in str(record.exc_info[1]):
                     # a line nested past the SDK's JSON reader (stdio): it logs it and waits on for an answer that
                     # never comes, so the listing ended only at its deadline (30 s; an adversarial run). Now.
+                    outer.stop()
+                elif record.exc_info and not outer.broken and (why := broken_message(record.exc_info[1])):
+                    outer.broken = why  # a message the server broke (a raw control character): said at once
                     outer.stop()
 
         self.logger = logging.getLogger("mcp")

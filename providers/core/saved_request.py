@@ -148,7 +148,7 @@ def _reply_line(file: Path) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def read_saved(file: Path, regular_only: bool = False) -> tuple[str, str, Any]:
+def read_saved(file: Path, regular_only: bool = True) -> tuple[str, str, Any]:
     """method, URL path and body of a saved request; one line naming the file for what is not one."""
     from .bounded import read_json_file
 
@@ -196,8 +196,8 @@ def import_saved(path: str | os.PathLike[str], sample: int | None = None, provid
     if isinstance(found, list):
         return found
     file = found
-    # a sample the folder names (not the user: a FIFO or a link to /dev/tty there would wait for ever) is a file
-    method, route_path, document = read_saved(file, regular_only=file != path)
+    # a FIFO or a link to /dev/tty would wait for ever, /dev/zero is read to the limit: a regular file, named or found
+    method, route_path, document = read_saved(file)
     recorded = _reply_line(file).get("provider")
     if provider is None:
         if not isinstance(recorded, str):

@@ -85,7 +85,7 @@ def read_har(path: Path, provider: str | None = None) -> Har:
     from .registry import check_provider
 
     name = str(path)
-    document = read_json_file(path, "HAR", hint=HINT)  # bounded: file_bytes, json_depth
+    document = read_json_file(path, "HAR", hint=HINT, regular_only=True)  # bounded: file_bytes, json_depth; no device
     log = document.get("log") if isinstance(document, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
     if not isinstance(entries, list):

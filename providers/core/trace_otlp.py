@@ -40,14 +40,16 @@ def read_spans(path: Path) -> list[Span]:
 
     name = str(path)
     hint = "give an OTLP/JSON trace export, one object or one per line"
-    # a trace is an input file: the limit every input file has (file_bytes), raised the same way; JSON read in one
-    # pass, bounded by json_depth, as every JSON file is (bounded.json_documents)
-    documents = json_documents(utf8_text(read_file(path, "trace"), name, "trace", "JSON", hint), name, hint=hint,
-                               lines=True)
     spans: list[Span] = []
     events: dict[str, list[tuple[str, dict[str, Any]]]] = {}
-    for line, document in documents:
+    read = [0]
+
+    def take(line: int, document: Any) -> None:  # as each document is read: a bad one stops the reading there
+        read[0] += 1
         where = f"{name}:{line}" if line else name
+        if read[0] > MAX_SPANS:  # an export holds a span or more: 8 MB of `{"resourceSpans": []}` lines is 380,000
+            raise ToolchoiceError(f"{where}: more than {MAX_SPANS} trace exports (lines), and each holds a span or "
+                                  f"more: more than {MAX_SPANS} spans", hint="export one trace")
         logs = isinstance(document, dict) and any(k in document for k in ("resourceLogs", "resource_logs"))
         if not logs and (not isinstance(document, dict)
                          or not any(k in document for k in ("resourceSpans", "resource_spans"))):
@@ -68,6 +70,11 @@ def read_spans(path: Path) -> list[Span]:
                                   hint="spans are resourceSpans[].scopeSpans[].spans[]") from None
         if len(spans) + len(events) > MAX_SPANS:
             raise ToolchoiceError(f"{where}: more than {MAX_SPANS} spans", hint="export one trace")
+
+    # a trace is an input file: the limit every input file has (file_bytes), raised the same way, and a regular file
+    # (a device is refused at once); JSON read in one pass, bounded by json_depth, as every JSON file is
+    json_documents(utf8_text(read_file(path, "trace", regular_only=True), name, "trace", "JSON", hint), name, hint=hint,
+                   lines=True, each=take)
     if events:  # events sent through the Logs API belong to the span they name
         spans = [s._replace(events=s.events + tuple(events[s.span_id])) if s.span_id in events else s for s in spans]
     return spans

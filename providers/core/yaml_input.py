@@ -243,11 +243,12 @@ def refuse_yaml11_choice(r: Reader, node: yaml.Node) -> None:
     raise r.loc(node).fail(f"tool_choice: {word} is a YAML boolean ({str(bool(r.value(node))).lower()})", hint)
 
 
-def read_text(path: str | Path, what: str = "scenario") -> str:
-    """A file's text, refusing what is not UTF-8 text with one line (``what``: the kind of file)."""
+def read_text(path: str | Path, what: str = "scenario", regular_only: bool = False) -> str:
+    """A file's text, refusing what is not UTF-8 text with one line (``what``: the kind of file; ``regular_only``:
+    a FIFO or device is refused at once, as ``bounded.read_file`` says)."""
     from . import bounded
 
-    return decoded_text(bounded.read_file(path, what), str(path), what)
+    return decoded_text(bounded.read_file(path, what, regular_only=regular_only), str(path), what)
 
 
 def decoded_text(raw: bytes, name: str, what: str = "scenario") -> str:

@@ -81,7 +81,7 @@ def load_script(path: str | Path) -> Script:
     from ..yaml_input import composed, read_text
 
     name = str(path)
-    text = read_text(path, "script")
+    text = read_text(path, "script", regular_only=True)  # a device or FIFO: refused at once, not read to 8 MB
     with composed(text, name) as (r, root):
         if root is None:
             raise ToolchoiceError("the script is empty", path=name, line=1, hint="write replies: [...] or steps: {...}")
