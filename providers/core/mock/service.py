@@ -232,6 +232,18 @@ def elsewhere(provider: str, method: str, path: str, command: str) -> str:
     or "" (a models list, a file upload: no family's model endpoint). Loads the other mock modules only here."""
     from ..capabilities import CAPABILITIES
 
+    other = served_by(provider, method, path)
+    if other is None:
+        return ""
+    return (f" ({CAPABILITIES[provider].title}) but {CAPABILITIES[other].title}'s: start the {command} with -p {other} "
+            f"to {'serve' if command == 'mock' else 'judge'} it")
+
+
+def served_by(provider: str, method: str, path: str) -> str | None:
+    """The provider of another family whose API has ``method path``, or None (``elsewhere``; ``trace`` of a saved
+    request the save's provider does not serve). Loads the other mock modules only here."""
+    from ..capabilities import CAPABILITIES
+
     own = CAPABILITIES[provider].module
     for other, row in CAPABILITIES.items():
         if row.module == own:
@@ -241,9 +253,8 @@ def elsewhere(provider: str, method: str, path: str, command: str) -> str:
         except Exception:  # noqa: BLE001 - a family without a mock module, or a path it cannot read: not this one
             continue
         if takes:
-            return (f" ({CAPABILITIES[provider].title}) but {row.title}'s: start the {command} with -p {other} to "
-                    f"{'serve' if command == 'mock' else 'judge'} it")
-    return ""
+            return other
+    return None
 
 
 def unparsed(exc: Exception, proxied: bool = False) -> tuple[Any, ...]:

@@ -1,0 +1,78 @@
+"""What a framework user's trial (session 17, trial17l) met and got changed: an agent loop's requests saved by
+`toolchoice mock --save`, then given to `trace DIR`. The client is openai-python, sending what LangChain's
+`ChatOpenAI` + `bind_tools(tool_choice="any")` sent in the trial (`"stream": false` in every body, `"required"` after
+each tool result), and openai-agents' default route (`/v1/responses`) to a mock started with `-p openai`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import openai
+import pytest
+import yaml
+
+from cli import run_cli
+from toolchoice.providers import running_mock
+
+TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "Current weather for a city.",
+                                           "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                                                          "required": ["city"]}}}]
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Four requests: `required`, `required` after the tool result, no tool_choice after the next; then a Responses
+    call to the Chat Completions mock (404)."""
+    folder = tmp_path_factory.mktemp("save")
+    with running_mock("openai", save_dir=folder) as mock:
+        client = openai.OpenAI(base_url=mock.base_url, api_key="unused", max_retries=0)
+        messages: list[dict[str, Any]] = [{"role": "user", "content": "Weather in Paris?"}]
+        for choice in ("required", "required", None):
+            extra = {"tool_choice": choice} if choice else {}
+            reply = client.chat.completions.create(model="gpt-5.4-mini", messages=messages, tools=TOOLS,
+                                                   stream=False, **extra)
+            message = reply.choices[0].message
+            messages.append(message.model_dump(exclude_none=True))
+            for call in message.tool_calls or []:
+                messages.append({"role": "tool", "tool_call_id": call.id, "content": "18 C"})
+        answered = httpx.post(f"{mock.base_url}/responses", json={"model": "gpt-5.4-mini", "input": "Weather?"})
+        assert answered.status_code == 404
+    return folder
+
+
+def test_the_listing_says_what_each_step_got_and_what_was_found_between_steps(saved: Path) -> None:
+    """The listing showed what each request asked only: not the answer, not the findings the mock wrote in the
+    same reply file (`pitfall.forced_after_tool_result` from step 2), not which step's call each result answers; a
+    request with no tool_choice had no `requested` at all, and the 404 one claimed `offered_tools: []`."""
+    result = run_cli(["trace", str(saved)])
+    assert result.returncode == 0, result.stderr
+    rows = yaml.safe_load(result.stdout)["samples"]
+    assert [(r["requested"], r["status"], r["answered"]) for r in rows[:3]] == [
+        ("required", 200, ["get_weather"]), ("required", 200, ["get_weather"]), ("(none sent)", 200, "text")]
+    assert "findings" not in rows[0]
+    assert rows[1]["findings"] == ["info pitfall.forced_after_tool_result"]
+    assert rows[1]["results"] == ["call_mock_1_1←#1"] and rows[2]["results"] == ["call_mock_2_1←#2"]
+    unread = rows[3]
+    assert unread["status"] == 404 and "requested" not in unread and "offered_tools" not in unread
+    assert unread["findings"][0].startswith("error mock.unknown_path: POST /v1/responses is not an endpoint")
+
+
+def test_stream_false_is_not_said_to_have_streamed(saved: Path) -> None:
+    """`"stream": false` (LangChain's ChatOpenAI sends it) was a warning "stream: false is not carried (the request
+    streamed: send with --stream)": the request did not stream, and the scenario sent without --stream asks none."""
+    result = run_cli(["trace", str(saved), "--sample", "2"])
+    assert result.returncode == 0, result.stderr
+    assert "stream" not in result.stdout.split("description:")[0]
+    assert '"stream": false' in (saved / "sample-002.request.json").read_text()  # it was in the body
+
+
+def test_a_responses_request_saved_by_a_chat_mock_names_the_provider_to_read_it_with(saved: Path) -> None:
+    """openai-agents posts to /v1/responses; saved by a `-p openai` mock, `trace --sample 4` said only "name the
+    provider the request went to with -p", though the mock's own line had named it."""
+    result = run_cli(["trace", str(saved), "--sample", "4"])
+    assert result.returncode == 2
+    assert "is not a request of openai's API but of openai-responses's" in result.stderr
+    assert "(read it as one with -p 'openai-responses')" in result.stderr
+    assert run_cli(["trace", str(saved), "--sample", "4", "-p", "openai-responses"]).returncode == 0
