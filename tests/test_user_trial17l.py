@@ -76,3 +76,30 @@ def test_a_responses_request_saved_by_a_chat_mock_names_the_provider_to_read_it_
     assert "is not a request of openai's API but of openai-responses's" in result.stderr
     assert "(read it as one with -p 'openai-responses')" in result.stderr
     assert run_cli(["trace", str(saved), "--sample", "4", "-p", "openai-responses"]).returncode == 0
+
+
+def test_the_listing_says_the_thinking_and_where_the_reasoning_came_from(tmp_path: Path) -> None:
+    """A per-step tool filter on a thinking Claude 5.5 (pydantic-ai's `PrepareTools` in the trial): the listing
+    showed neither the model, the thinking, nor which answer the sent-back thinking came from, beside the line's
+    `mock.tools_changed_with_thinking`."""
+    import anthropic
+
+    tools = [{"name": n, "input_schema": {"type": "object", "properties": {"x": {"type": "string"}}}}
+             for n in ("get_weather", "get_time")]
+    with running_mock("anthropic", save_dir=tmp_path) as mock:
+        client = anthropic.Anthropic(base_url=mock.base_url, api_key="unused", max_retries=0)
+        messages: list[dict[str, Any]] = [{"role": "user", "content": "Weather in Paris?"}]
+        first = client.messages.create(model="claude-sonnet-5-5", max_tokens=1024, messages=messages,
+                                       tools=tools, thinking={"type": "adaptive"})
+        call = next(b for b in first.content if b.type == "tool_use")
+        messages += [{"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in first.content]},
+                     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call.id, "content": "18 C"}]}]
+        client.messages.create(model="claude-sonnet-5-5", max_tokens=1024, messages=messages, tools=tools[1:],
+                               thinking={"type": "adaptive"})
+    result = run_cli(["trace", str(tmp_path)])
+    assert result.returncode == 0, result.stderr
+    second = yaml.safe_load(result.stdout)["samples"][1]
+    assert (second["model"], second["thinking"], second["offered_tools"]) == ("claude-sonnet-5-5", "adaptive",
+                                                                             ["get_time"])
+    assert second["reasoning"] == ["←#1"] and second["results"] == [f"{call.id}←#1"]
+    assert "warning mock.tools_changed_with_thinking" in second["findings"]

@@ -131,7 +131,7 @@ def describe(number: int, file: Path) -> dict[str, Any]:
     row: dict[str, Any] = {"sample": number, "file": file.name}
     findings = [f for f in line.get("findings") or () if isinstance(f, dict)]
     unread = any(f.get("code") in _UNREAD for f in findings)  # a path the mock or proxy did not read: it asked nothing
-    for key in ("provider", "path", "requested", "offered_tools"):
+    for key in ("provider", "path", "model", "requested", "offered_tools", "thinking"):
         if line.get(key) is not None and not (unread and key in ("requested", "offered_tools")):
             row[key] = line[key]
         elif key == "requested" and key in line and not unread:
@@ -148,6 +148,8 @@ def describe(number: int, file: Path) -> dict[str, Any]:
     results = [r for r in line.get("results") or () if isinstance(r, dict)]
     if results:  # each result's call and the sample whose answer made it, as the mock's pretty line writes them
         row["results"] = [f"{r.get('id')}←#{r.get('from') if r.get('from') is not None else '?'}" for r in results]
+    if isinstance(line.get("reasoning_from"), list):  # the sample whose answer handed out each turn's reasoning state
+        row["reasoning"] = [f"←#{n if n is not None else '?'}" for n in line["reasoning_from"]]
     said = [f"{f.get('severity')} {f.get('code')}" + (f": {f.get('message')}" if f.get("severity") == "error" else "")
             for f in findings if not str(f.get("code")).startswith("verdict.")]
     if said:
