@@ -103,3 +103,28 @@ def test_the_listing_says_the_thinking_and_where_the_reasoning_came_from(tmp_pat
                                                                              ["get_time"])
     assert second["reasoning"] == ["←#1"] and second["results"] == [f"{call.id}←#1"]
     assert "warning mock.tools_changed_with_thinking" in second["findings"]
+
+
+def test_a_loop_forced_beside_its_output_tool_is_told_what_ends_it() -> None:
+    """pydantic-ai with a structured `output_type` sends `"required"` on every step with its `final_result` tool
+    offered last; against the mock it ran to `UsageLimitExceeded` (50 requests), each line saying "switch to auto
+    once results arrive", which pydantic-ai's user cannot do. The finding names the output tool and the script
+    reply that ends the loop; a choice naming another tool keeps the old advice (final_result cannot be called)."""
+    output = {"type": "function", "function": {"name": "final_result", "parameters": {
+        "type": "object", "properties": {"temp": {"type": "string"}}, "required": ["temp"]}}}
+    history: list[dict[str, Any]] = [
+        {"role": "user", "content": "Weather in Paris?"},
+        {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
+                                              "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "18 C"}]
+    named = {"type": "function", "function": {"name": "get_weather"}}
+    with running_mock("openai") as mock:
+        client = openai.OpenAI(base_url=mock.base_url, api_key="unused", max_retries=0)
+        for choice in ("required", named):
+            client.chat.completions.create(model="gpt-5.4-mini", messages=history, tools=[*TOOLS, output],
+                                           tool_choice=choice)
+    said = [next(f["message"] for f in r["findings"] if f["code"] == "pitfall.forced_after_tool_result")
+            for r in mock.records]
+    assert "final_result is offered, the output tool pydantic-ai offers" in said[0]
+    assert "a --script reply {call: final_result} ends it" in said[0]
+    assert said[1].endswith("call tools forever; switch to auto once results arrive")
