@@ -128,3 +128,17 @@ def test_a_loop_forced_beside_its_output_tool_is_told_what_ends_it() -> None:
     assert "final_result is offered, the output tool pydantic-ai offers" in said[0]
     assert "a --script reply {call: final_result} ends it" in said[0]
     assert said[1].endswith("call tools forever; switch to auto once results arrive")
+
+
+def test_the_404_a_framework_gets_at_another_api_s_path_says_which_mock_serves_it() -> None:
+    """openai-agents' default model posts to /v1/responses; at a `-p openai` mock its exception read only
+    "Error code: 404 - Invalid URL (POST /v1/responses)": the `-p` to use was on the mock's line alone. A path no
+    API has keeps the API's words."""
+    with running_mock("openai") as mock:
+        client = openai.OpenAI(base_url=mock.base_url, api_key="unused", max_retries=0)
+        with pytest.raises(openai.NotFoundError) as caught:
+            client.responses.create(model="gpt-5.4-mini", input="Weather in Paris?")
+        nowhere = httpx.post(f"{mock.base_url}/nowhere", json={})
+    assert "Invalid URL (POST /v1/responses); toolchoice mock: " in str(caught.value)
+    assert "start the mock with -p openai-responses to serve it" in str(caught.value)
+    assert nowhere.json()["error"]["message"] == "Invalid URL (POST /v1/nowhere)"

@@ -109,11 +109,14 @@ class MockService:
         path = urlsplit(target).path
         route = self.module.mock_route(method, path)
         if route is None:
-            body, out = self.error(404, f"Invalid URL ({method} {path})")
+            served = elsewhere(self.provider, method, path, "mock")
+            said = f"{method} {path} is not an endpoint of this API{served}"
+            # the API's 404 words; where another API's mock serves the path (openai-agents' /v1/responses at a
+            # -p openai mock), what to do too: the framework's exception may be all its user sees
+            other = f"; toolchoice mock: {said}" if served else ""
+            body, out = self.error(404, f"Invalid URL ({method} {path}){other}")
             self._refuse()
-            return Exchange(404, out, body, None, _bare(number, self.provider, path, 404, "mock.unknown_path",
-                                                         f"{method} {path} is not an endpoint of this API"
-                                                         + elsewhere(self.provider, method, path, "mock")))
+            return Exchange(404, out, body, None, _bare(number, self.provider, path, 404, "mock.unknown_path", said))
         try:
             data = json.loads(raw) if raw.strip() else None
         except (ValueError, RecursionError) as exc:
