@@ -112,7 +112,8 @@ _OPTIONS = {"save_dir": "--save", "provider": "-p", "run.save": "`run --save`",
             "probe.save": "toolchoice probe --save FILE",
             # what `trace` says of a folder run --save wrote (saved_request.PYTHON: a Python caller's words)
             "saved.run_save": "run --save", "saved.takers": "render, send and run take", "saved.trace": "toolchoice trace",
-            "saved.writers": "proxy, mock or send --save", "saved.sample": "--sample N"}
+            "saved.writers": "proxy, mock or send --save", "saved.sample": "--sample N",
+            "saved.provider_as": "-p "}
 
 
 def option_of(argument: str) -> str:

@@ -152,9 +152,9 @@ def test_import_saved_says_its_arguments_and_the_command_line_its_options(saved:
          "with -p (openai, anthropic, ...))"),
         (lambda: saved_request.import_saved(elsewhere, sample=1),
          f"{elsewhere / 'sample-001.request.json'}: POST /v1/chat/completions is not a request of anthropic's API "
-         "(name the provider the request went to with the provider argument)",
+         "but of openai's (read it as one with provider='openai')",
          f"{elsewhere / 'sample-001.request.json'}: POST /v1/chat/completions is not a request of anthropic's API "
-         "(name the provider the request went to with -p)"),
+         "but of openai's (read it as one with -p 'openai')"),
         (lambda: saved_request.import_saved(saved / "runs"),
          f"{saved / 'runs'}: no sample-NNN.request.json in the folder (a jobs.run(save=...) folder: "
          f"{step / 'scenario.yaml'} is that loop's scenario with its whole history, which load_scenario reads; or one "

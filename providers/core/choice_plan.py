@@ -189,6 +189,15 @@ def _ignored(cap: Capability, what: str, ledger: Ledger, options: RenderOptions,
                    f"text or call any offered tool; state the requirement in the system prompt, or offer only that tool")
 
 
+# the tools frameworks offer beside the user's, forcing a call on every step, whose call ends their loop
+OUTPUT_TOOLS = {
+    "final_result": "the output tool pydantic-ai offers for a structured output_type (pydantic_ai/_output.py: "
+                    "DEFAULT_OUTPUT_TOOL_NAME = 'final_result')",
+    "final_answer": "the tool smolagents' ToolCallingAgent offers to end its run (smolagents/default_tools.py "
+                    "FinalAnswerTool: name = \"final_answer\")",
+}
+
+
 def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger: Ledger, calls: bool = True) -> None:
     """``calls``: some message makes tool calls (False when the caller knows none does)."""
     # the history's tool names: empty exactly when no message calls a tool
@@ -226,9 +235,18 @@ def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger:
                     "Expected an array with minimum length 1\", continuedev/continue#3370; so do vLLM, "
                     "vllm-project/vllm#39780, and DeepSeek, runebookai/tome#87)")
     if messages and messages[-1].role == "tool" and choice is not None and choice.forces_call:
-        ledger.info("pitfall.forced_after_tool_result",
-                    "a forced tool_choice right after a tool result makes an agent loop call tools forever; "
-                    "switch to auto once results arrive")
+        may_end = {choice.name} if choice.mode == "named" else set(choice.allowed) if choice.mode == "allowed" else None
+        ends = [n for n in OUTPUT_TOOLS if n in {t.name for t in plan.tools} and (may_end is None or n in may_end)]
+        if ends:  # a framework's design: it forces a call on every step and its own output tool's call ends the loop
+            ledger.info("pitfall.forced_after_tool_result",
+                        f"a forced tool_choice right after a tool result: {ends[0]} is offered, "
+                        f"{OUTPUT_TOOLS[ends[0]]}, and its call ends the loop; a model that keeps calling the "
+                        f"other tools runs it to the step limit (toolchoice mock answers a forced choice with the "
+                        f"first offered tool: a --script reply {{call: {ends[0]}}} ends it)")
+        else:
+            ledger.info("pitfall.forced_after_tool_result",
+                        "a forced tool_choice right after a tool result makes an agent loop call tools forever; "
+                        "switch to auto once results arrive")
     if (plan.mode == "named" and cap.parallel.usable and scenario.parallel_tool_calls is not False
             and not cap.named_single_call):
         ledger.info("pitfall.named_parallel", "a named tool_choice with parallel calls allowed can still return "

@@ -34,7 +34,7 @@ LISTED = 200  # samples whose reply file the listing reads
 PYTHON = {"provider": "the provider argument", "saved.run_save": "jobs.run(save=...)",
           "saved.takers": "load_scenario reads", "saved.trace": "import_saved reads",
           "saved.writers": "running_mock(save_dir=...), toolchoice proxy --save or jobs.send(save=...)",
-          "saved.sample": "sample=N"}
+          "saved.sample": "sample=N", "saved.provider_as": "provider="}
 # what a saved request is and where it comes from, split where it names what writes one and how a folder's sample
 # is picked: a Python caller reads PYTHON's words, the command line its own (`--sample N`), never both
 HINT_PARTS = ("give a sample-NNN.request.json that ", " wrote, or their folder with ", "")
@@ -129,10 +129,35 @@ def describe(number: int, file: Path) -> dict[str, Any]:
     """One line of the listing: the sample, its provider and what it asked (from the reply file the save wrote)."""
     line = _reply_line(file)
     row: dict[str, Any] = {"sample": number, "file": file.name}
-    for key in ("provider", "path", "requested", "offered_tools"):
-        if line.get(key) is not None:
+    findings = [f for f in line.get("findings") or () if isinstance(f, dict)]
+    unread = any(f.get("code") in _UNREAD for f in findings)  # a path the mock or proxy did not read: it asked nothing
+    for key in ("provider", "path", "model", "requested", "offered_tools", "thinking"):
+        if line.get(key) is not None and not (unread and key in ("requested", "offered_tools")):
             row[key] = line[key]
+        elif key == "requested" and key in line and not unread:
+            row[key] = "(none sent)"  # as the HAR listing says it: the request carried no tool_choice
+    # what the line said of the step: its status, answer, verdict (proxy) and findings (the ones between steps,
+    # pitfall.forced_after_tool_result, mock.result_dropped, ...), codes only: the messages are in the reply file
+    if isinstance(line.get("status"), int):
+        row["status"] = line["status"]
+    calls = [c.get("name") for c in line.get("calls") or () if isinstance(c, dict)]
+    if calls or line.get("status") == 200:
+        row["answered"] = calls or "text"
+    if isinstance(line.get("verdict"), str):
+        row["verdict"] = line["verdict"]
+    results = [r for r in line.get("results") or () if isinstance(r, dict)]
+    if results:  # each result's call and the sample whose answer made it, as the mock's pretty line writes them
+        row["results"] = [f"{r.get('id')}←#{r.get('from') if r.get('from') is not None else '?'}" for r in results]
+    if isinstance(line.get("reasoning_from"), list):  # the sample whose answer handed out each turn's reasoning state
+        row["reasoning"] = [f"←#{n if n is not None else '?'}" for n in line["reasoning_from"]]
+    said = [f"{f.get('severity')} {f.get('code')}" + (f": {f.get('message')}" if f.get("severity") == "error" else "")
+            for f in findings if not str(f.get("code")).startswith("verdict.")]
+    if said:
+        row["findings"] = said
     return row
+
+
+_UNREAD = ("mock.unknown_path", "proxy.not_judged")
 
 
 def _reply_line(file: Path) -> dict[str, Any]:
@@ -228,6 +253,12 @@ def read_request(file: Path, method: str, route_path: str, document: dict[str, A
     family = mock_family(provider)
     route = family.mock_route(method, route_path)
     if route is None:
+        from .mock.service import served_by
+
+        other = served_by(provider, method, route_path)  # openai-agents' /v1/responses saved by a -p openai mock
+        if other is not None:
+            raise named((f"{file}: {method} {route_path} is not a request of {provider}'s API but of {other}'s",),
+                        "read it as one with ", f"'{other}'", names=("saved.provider_as",), spelling=PYTHON)
         raise named((f"{file}: {method} {route_path} is not a request of {provider}'s API",),
                     "name the provider the request went to with ", "", names=("provider",), spelling=PYTHON)
     per_host = {"provider": provider} if getattr(family, "MOCK_PER_HOST", False) else {}
@@ -514,6 +545,8 @@ def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any
             renamed.add(other)
             notes.append(LedgerEntry("info", "saved.differs", f"{key}: sent as {other} when rendered back for "
                                      f"{provider} (the same value, {short_json(body[key])})"))
+        elif key == "stream" and body[key] is False:  # LangChain's ChatOpenAI sends it: the scenario, sent without
+            continue  # --stream, asks no stream either (OpenAI's default), so nothing is lost
         elif key not in again:
             why = " (the request streamed: send with --stream)" if key in _STREAM else ""
             notes.append(LedgerEntry("warning", "saved.not_carried",

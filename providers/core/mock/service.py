@@ -109,11 +109,14 @@ class MockService:
         path = urlsplit(target).path
         route = self.module.mock_route(method, path)
         if route is None:
-            body, out = self.error(404, f"Invalid URL ({method} {path})")
+            served = elsewhere(self.provider, method, path, "mock")
+            said = f"{method} {path} is not an endpoint of this API{served}"
+            # the API's 404 words; where another API's mock serves the path (openai-agents' /v1/responses at a
+            # -p openai mock), what to do too: the framework's exception may be all its user sees
+            other = f"; toolchoice mock: {said}" if served else ""
+            body, out = self.error(404, f"Invalid URL ({method} {path}){other}")
             self._refuse()
-            return Exchange(404, out, body, None, _bare(number, self.provider, path, 404, "mock.unknown_path",
-                                                         f"{method} {path} is not an endpoint of this API"
-                                                         + elsewhere(self.provider, method, path, "mock")))
+            return Exchange(404, out, body, None, _bare(number, self.provider, path, 404, "mock.unknown_path", said))
         try:
             data = json.loads(raw) if raw.strip() else None
         except (ValueError, RecursionError) as exc:
@@ -232,6 +235,18 @@ def elsewhere(provider: str, method: str, path: str, command: str) -> str:
     or "" (a models list, a file upload: no family's model endpoint). Loads the other mock modules only here."""
     from ..capabilities import CAPABILITIES
 
+    other = served_by(provider, method, path)
+    if other is None:
+        return ""
+    return (f" ({CAPABILITIES[provider].title}) but {CAPABILITIES[other].title}'s: start the {command} with -p {other} "
+            f"to {'serve' if command == 'mock' else 'judge'} it")
+
+
+def served_by(provider: str, method: str, path: str) -> str | None:
+    """The provider of another family whose API has ``method path``, or None (``elsewhere``; ``trace`` of a saved
+    request the save's provider does not serve). Loads the other mock modules only here."""
+    from ..capabilities import CAPABILITIES
+
     own = CAPABILITIES[provider].module
     for other, row in CAPABILITIES.items():
         if row.module == own:
@@ -241,9 +256,8 @@ def elsewhere(provider: str, method: str, path: str, command: str) -> str:
         except Exception:  # noqa: BLE001 - a family without a mock module, or a path it cannot read: not this one
             continue
         if takes:
-            return (f" ({CAPABILITIES[provider].title}) but {row.title}'s: start the {command} with -p {other} to "
-                    f"{'serve' if command == 'mock' else 'judge'} it")
-    return ""
+            return other
+    return None
 
 
 def unparsed(exc: Exception, proxied: bool = False) -> tuple[Any, ...]:
