@@ -277,8 +277,8 @@ def test_plain_writes_escape_every_control_character(text):
     from toolchoice.cli.output import write
 
     buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer):
-        write(json.dumps({"t": text}, ensure_ascii=False))
+    with contextlib.redirect_stdout(buffer):  # a JSON document is written with JSON's escapes (cli/output.write_json)
+        write(json.dumps({"t": text}, ensure_ascii=False), json_escapes=True)
     out = buffer.getvalue()
     assert not CONTROL.search(out)
     assert json.loads(out)["t"] == text  # the escape is JSON's own: the value is the same
