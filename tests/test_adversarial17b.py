@@ -1,0 +1,94 @@
+"""Adversarial round on the code landed in session 17 (trial17k): `trace FILE.har` given hostile archives, the key
+rules, `send -f markdown`, dialects' extra choice, the verdict's parallel setting from extra, api_version refusals,
+the mock's new refusals and loop.cannot_end's suggested edits. Each test failed before its fix. The truth is outside
+the code under test: HTTP's own spellings of a credential (RFC 3986's userinfo, RFC 7617's Basic scheme, built here
+with urllib and base64), the HAR 1.2 fields as a proxy writes them; the commands run in-process (tests/cli.py)."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from cli import run_cli
+
+# made of pieces, as the other key tests' are: a gateway's key of no known shape (known as a key only by where it is
+# sent), and a Langfuse-style public:secret pair
+PLAIN = "gw-" + "plain-7e6d5c4b3a29180f"
+USER = "pk-" + "gateway-team-4"
+
+TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+    "type": "object", "properties": {"city": {"type": "string"}}}}}]
+BODY = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}], "tools": TOOLS,
+        "tool_choice": "required"}
+# a gateway's 401 quoting the key it was given back (as OpenAI's "Incorrect API key provided: ..." does)
+ECHO = json.dumps({"error": {"message": f"Incorrect API key provided: {PLAIN}", "type": "invalid_request_error"}})
+
+
+def _entry(url: str, method: str = "POST", headers: list[dict[str, str]] | None = None, status: int = 401,
+           answer: str = ECHO) -> dict[str, Any]:
+    """One HAR 1.2 entry (``request`` {method, url, cookies, headers, queryString, postData}, ``response``
+    {status, content {mimeType, text}}), as a debugging proxy saves it."""
+    return {"startedDateTime": "2026-11-27T21:00:00.000Z", "time": 1,
+            "request": {"method": method, "url": url, "httpVersion": "HTTP/1.1", "cookies": [],
+                        "headers": headers or [], "queryString": [], "headersSize": -1, "bodySize": -1,
+                        **({"postData": {"mimeType": "application/json", "text": json.dumps(BODY)}}
+                           if method == "POST" else {})},
+            "response": {"status": status, "statusText": "", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [],
+                         "content": {"size": -1, "mimeType": "application/json", "text": answer},
+                         "redirectURL": "", "headersSize": -1, "bodySize": -1},
+            "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}
+
+
+def _har(tmp_path: Path, *entries: dict[str, Any]) -> Path:
+    path = tmp_path / "session.har"
+    path.write_text(json.dumps({"log": {"version": "1.2", "creator": {"name": "t", "version": "1"},
+                                        "entries": list(entries)}}), encoding="utf-8")
+    return path
+
+
+def _shown(path: Path) -> str:
+    said = []
+    for args in ([], ["-f", "json"]):
+        result = run_cli(["trace", str(path), *args])
+        assert result.returncode == 0, result.stderr
+        said.append(result.stdout + result.stderr)
+    return "\n".join(said)
+
+
+# ---- trace FILE.har: credentials spelled where HTTP puts them ------------------------------------------------------
+
+def test_a_key_in_the_urls_userinfo_is_never_shown(tmp_path: Path) -> None:
+    """RFC 3986 3.2.1: ``user:password@host`` (deprecated, still sent by clients given such a base URL); the
+    password, as written (percent-encoded) and as read, is a credential: the gateway's 401 quoting it shows none."""
+    for written in (PLAIN, quote(PLAIN + "/", safe="")):
+        path = _har(tmp_path, _entry(f"https://{USER}:{written}@api.openai.com/v1/chat/completions"))
+        shown = _shown(path)
+        assert "HTTP 401" in shown and "Incorrect API key provided" in shown, shown
+        assert PLAIN not in shown and PLAIN[-12:] not in shown, shown
+
+
+def test_a_key_in_a_basic_authorization_is_never_shown(tmp_path: Path) -> None:
+    """RFC 7617: ``Authorization: Basic base64(user-id ":" password)`` (Langfuse's public:secret key pair, a
+    gateway's); what it decodes to is a credential, not only the base64."""
+    basic = base64.b64encode(f"{USER}:{PLAIN}".encode()).decode()
+    path = _har(tmp_path, _entry("https://api.openai.com/v1/chat/completions",
+                                 headers=[{"name": "Authorization", "value": f"Basic {basic}"}]))
+    shown = _shown(path)
+    assert "HTTP 401" in shown and "Incorrect API key provided" in shown, shown
+    assert PLAIN not in shown and PLAIN[-12:] not in shown, shown
+
+
+def test_a_key_in_the_path_of_an_entry_that_is_no_provider_call_is_never_shown(tmp_path: Path) -> None:
+    """An entry at an API's host that is no provider call is said with its path (GET api.openai.com/v1/...): the
+    credentials its own headers hold are left out of it as the calls' are."""
+    path = _har(tmp_path, _entry("https://api.openai.com/v1/chat/completions", status=200, answer="{}"),
+                _entry(f"https://api.openai.com/v1/files/{PLAIN}", method="GET",
+                       headers=[{"name": "Authorization", "value": f"Bearer {PLAIN}"}]))
+    shown = _shown(path)
+    assert "har.other_entries" in shown and "GET api.openai.com/v1/files/" in shown, shown
+    assert PLAIN not in shown and PLAIN[-12:] not in shown, shown
