@@ -92,3 +92,24 @@ def test_a_key_in_the_path_of_an_entry_that_is_no_provider_call_is_never_shown(t
     shown = _shown(path)
     assert "har.other_entries" in shown and "GET api.openai.com/v1/files/" in shown, shown
     assert PLAIN not in shown and PLAIN[-12:] not in shown, shown
+
+
+@pytest.mark.parametrize("text", ["line \u2028 separated", "next\x85line", "csi \x9b2J and del \x7f", "para\u2029 end"])
+def test_a_body_whose_text_yaml_reads_as_a_break_or_refuses_is_the_scenario_as_sent(tmp_path: Path,
+                                                                                      text: str) -> None:
+    """Valid JSON may hold any character but the C0 controls raw (RFC 8259 7); YAML reads NEL, LS and PS as line
+    breaks (folded in a quoted scalar) and refuses C1 controls and DEL. A body holding them is read as sent: no
+    refusal calling the JSON invalid, no "differs" note, and the scenario written holds the text as Python's JSON
+    reader reads the body."""
+    import yaml
+
+    body = {**BODY, "messages": [{"role": "user", "content": text}]}
+    assert json.loads(json.dumps(body, ensure_ascii=False))["messages"][0]["content"] == text  # the truth
+    entry = _entry("https://api.openai.com/v1/chat/completions", status=200, answer="{}")
+    entry["request"]["postData"]["text"] = json.dumps(body, ensure_ascii=False)
+    path, out = _har(tmp_path, entry), tmp_path / "scenario.yaml"
+    result = run_cli(["trace", str(path)])
+    assert result.returncode == 0, result.stderr
+    assert "saved.differs" not in result.stdout + result.stderr, result.stdout
+    assert run_cli(["trace", str(path), "--scenario-out", str(out)]).returncode == 0
+    assert yaml.safe_load(out.read_text(encoding="utf-8"))["messages"][0]["content"] == text
