@@ -113,3 +113,34 @@ def test_a_body_whose_text_yaml_reads_as_a_break_or_refuses_is_the_scenario_as_s
     assert "saved.differs" not in result.stdout + result.stderr, result.stdout
     assert run_cli(["trace", str(path), "--scenario-out", str(out)]).returncode == 0
     assert yaml.safe_load(out.read_text(encoding="utf-8"))["messages"][0]["content"] == text
+
+
+LOOP_BASE = """tools:
+  - name: search
+    parameters: {type: object}
+tool_choice: auto
+messages:
+  - {role: user, content: hi}
+"""
+
+
+# ---- loop lint: every edit it gives is YAML that reads as the tool's name -----------------------------------------
+
+@pytest.mark.parametrize("name", ["on", "no", "null", "123", "true", "a: b", "x, y"])
+def test_the_results_edit_for_any_tool_name_reads_as_that_name(name: str) -> None:
+    """A tool named on, no, null or 123 (each a valid function name, ^[a-zA-Z0-9_-]+$) is offered with no result:
+    the edit the lint gives, ``add loop: {results: {NAME: RESULT}}``, written into the scenario as it says, is a
+    mapping whose key is that name to a YAML reader (PyYAML, YAML 1.1 reads on/no as booleans) and lets the scenario
+    load with the tool's result given."""
+    import yaml
+
+    from toolchoice.providers.core import loop_lint
+    from toolchoice.providers.core.scenario import load_scenario_text
+
+    written = LOOP_BASE.replace("name: search", f"name: {json.dumps(name)}")
+    [found] = loop_lint.no_results(load_scenario_text(written), None)
+    edit = found.message.rsplit("; ", 1)[-1]
+    assert edit.startswith("add loop: ") and edit.endswith(" to the scenario"), edit
+    fragment = edit.removeprefix("add ").removesuffix(" to the scenario")
+    assert list(yaml.safe_load(fragment)["loop"]["results"]) == [name], fragment
+    assert loop_lint.no_results(load_scenario_text(written + fragment + "\n"), None) == []
