@@ -144,3 +144,37 @@ def test_the_results_edit_for_any_tool_name_reads_as_that_name(name: str) -> Non
     fragment = edit.removeprefix("add ").removesuffix(" to the scenario")
     assert list(yaml.safe_load(fragment)["loop"]["results"]) == [name], fragment
     assert loop_lint.no_results(load_scenario_text(written + fragment + "\n"), None) == []
+
+
+# ---- the mock: a named-function object whose type is not "function" -----------------------------------------------
+
+@pytest.fixture(scope="module")
+def chat_mocks() -> Any:
+    from toolchoice.providers import running_mock
+
+    with running_mock("openai") as a, running_mock("deepseek") as b, running_mock("groq") as c:
+        yield {"openai": a.base_url, "deepseek": b.base_url, "groq": c.base_url}
+
+
+@pytest.mark.parametrize("choice", [{"type": "tool", "function": {"name": "get_weather"}},
+                                    {"function": {"name": "get_weather"}}])
+@pytest.mark.parametrize("provider", ["openai", "deepseek", "groq"])
+def test_a_named_function_choice_must_say_type_function(chat_mocks: Any, provider: str, choice: Any) -> None:
+    """openai-python's and groq-python's ChatCompletionNamedToolChoiceParam: ``type: Required[Literal["function"]]``
+    (read from the SDKs here), as DeepSeek's reference (type and function both required) types it: an object holding
+    the named function under another type, or none, is not that shape; the mock refuses it (tool_choice.shape) as it
+    refuses {type: any}, instead of forcing the tool."""
+    import typing
+
+    import httpx
+    from groq.types.chat.chat_completion_named_tool_choice_param import ChatCompletionNamedToolChoiceParam as Groq
+    from openai.types.chat.chat_completion_named_tool_choice_param import ChatCompletionNamedToolChoiceParam as Named
+
+    for sdk_type in (Named, Groq):
+        kind = typing.get_type_hints(sdk_type, include_extras=True)["type"]
+        assert typing.get_origin(kind) is typing.Required and typing.get_args(typing.get_args(kind)[0]) == ("function",)
+    body = {**BODY, "tool_choice": choice, "tools": [{"type": "function", "function": {
+        "name": "get_weather", "parameters": {"type": "object"}}}]}
+    answer = httpx.post(chat_mocks[provider].rstrip("/") + "/chat/completions", json=body, timeout=10,
+                        headers={"Authorization": "Bearer x"})
+    assert answer.status_code == 400 and "tool_choice" in answer.json()["error"]["message"], answer.text[:300]
