@@ -178,3 +178,30 @@ def test_a_named_function_choice_must_say_type_function(chat_mocks: Any, provide
     answer = httpx.post(chat_mocks[provider].rstrip("/") + "/chat/completions", json=body, timeout=10,
                         headers={"Authorization": "Bearer x"})
     assert answer.status_code == 400 and "tool_choice" in answer.json()["error"]["message"], answer.text[:300]
+
+
+# ---- the choice extra sends: a JSON true or false is no tool_choice on any wire ------------------------------------
+
+@pytest.mark.parametrize("written", ["true", "false"])
+def test_extras_boolean_tool_choice_is_not_read_as_the_neutral_forms_true_or_false(written: str) -> None:
+    """The scenario's neutral tool_choice reads true as required and false as unset; the wire does not:
+    openai-python's ChatCompletionToolChoiceOptionParam is the three words or an object (read from the SDK here).
+    extra sending ``tool_choice: true`` is not the scenario's required sent again (said nowhere), nor ``false`` a
+    request with no choice: the ledger says it cannot be read back, and the verdict keeps the scenario's."""
+    import typing
+
+    from openai.types.chat.chat_completion_tool_choice_option_param import ChatCompletionToolChoiceOptionParam
+
+    from toolchoice.providers.core.model import RenderOptions
+    from toolchoice.providers.core.registry import translate
+    from toolchoice.providers.core.scenario import load_scenario_text
+
+    members = typing.get_args(ChatCompletionToolChoiceOptionParam)
+    assert typing.get_args(members[0]) == ("none", "auto", "required") and all(isinstance(m, type) for m in members[1:])
+    scenario = load_scenario_text(LOOP_BASE.replace("tool_choice: auto", "tool_choice: required")
+                                  + f"providers: {{openai: {{extra: {{tool_choice: {written}}}}}}}\n")
+    translation = translate("openai", scenario, RenderOptions())
+    assert translation.request.body["tool_choice"] is (written == "true")  # sent as extra writes it
+    codes = [e.code for e in translation.ledger]
+    assert "tool_choice.extra_unread" in codes and "tool_choice.from_extra" not in codes, translation.ledger
+    assert translation.sent_choice is None
