@@ -205,3 +205,20 @@ def test_extras_boolean_tool_choice_is_not_read_as_the_neutral_forms_true_or_fal
     codes = [e.code for e in translation.ledger]
     assert "tool_choice.extra_unread" in codes and "tool_choice.from_extra" not in codes, translation.ledger
     assert translation.sent_choice is None
+
+
+# ---- trace FILE.har: a host as DNS reads it ------------------------------------------------------------------------
+
+def test_a_unicode_host_is_read_and_said_as_dns_reads_it(tmp_path: Path) -> None:
+    """A client resolves a Unicode host by its IDNA form (RFC 3490 ToASCII, Python's idna codec here): full-width
+    ａｐｉ.openai.com is api.openai.com, where the call went, so it is OpenAI's; Cyrillic аpi.openai.com is
+    xn--pi-6kc.openai.com, a host toolchoice does not know, and is said in that form, not as a look-alike of
+    api.openai.com."""
+    wide, cyrillic = "\uff41\uff50\uff49.openai.com", "\u0430pi.openai.com"
+    assert wide.encode("idna") == b"api.openai.com" and cyrillic.encode("idna") == b"xn--pi-6kc.openai.com"
+    read = run_cli(["trace", str(_har(tmp_path, _entry(f"https://{wide}/v1/chat/completions", status=200,
+                                                       answer="{}")))])
+    assert read.returncode == 0 and "read as openai's request" in read.stdout, read.stderr
+    other = run_cli(["trace", str(_har(tmp_path, _entry(f"https://{cyrillic}/v1/chat/completions")))])
+    assert other.returncode == 2 and "xn--pi-6kc.openai.com" in other.stderr and cyrillic not in other.stderr, \
+        other.stderr

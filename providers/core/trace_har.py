@@ -106,7 +106,7 @@ def read_har(path: Path, provider: str | None = None) -> Har:
                                   "strings)", hint=HINT)
         try:
             parts = urlsplit(url)
-            host, port = (parts.hostname or ""), parts.port
+            host, port = _dns_host(parts.hostname or ""), parts.port
         except ValueError:
             others.append((index, f"{method} (a URL that does not read)"))
             continue
@@ -125,6 +125,17 @@ def read_har(path: Path, provider: str | None = None) -> Har:
             if known:  # its path is shown: a key its own request sends may be in it (GET /v1/files/KEY)
                 _credentials(request, parts, secrets)
     return Har(path, len(entries), calls, others, unknown, secrets)
+
+
+def _dns_host(host: str) -> str:
+    """A Unicode host as a client resolves it, its IDNA form (RFC 3490 ToASCII: full-width api.openai.com is
+    api.openai.com; a look-alike in another script is its xn-- form, shown so); as written where that fails."""
+    if host.isascii():
+        return host
+    try:
+        return host.encode("idna").decode("ascii").lower()
+    except UnicodeError:
+        return host
 
 
 def _credentials(request: dict[str, Any], parts: Any, found: dict[str, str]) -> None:
