@@ -492,12 +492,17 @@ def _settings(read: Any, document: dict[str, Any], notes: list[LedgerEntry], pro
     return out
 
 
+_YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]")
+
+
 def _check(file: Path, data: dict[str, Any], memo: dict[str, Any] | None = None) -> Any:
     """The scenario the loader reads from ``data``; ``memo``: read once for the same data (``build`` checks it,
     renders it back before extra is known, and again after, when extra is there)."""
     from .scenario import load_scenario_text
 
-    text = json.dumps(data, ensure_ascii=False)
+    # JSON text kept readable, but for what YAML's reader refuses (DEL, C1, U+FFFE/FFFF, a lone surrogate) or reads
+    # as a line break (NEL, LS, PS: folded in a quoted scalar): escaped, which valid JSON allows in a string
+    text = _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False))
     if memo is not None and text in memo:
         return memo[text]
     try:
