@@ -41,3 +41,44 @@ def test_runs_step_view_draws_the_first_calls_and_says_how_many_more(tmp_path: P
     [loop] = json.loads(whole.stdout)["runs"][0]["loops"]
     assert [c["arguments"] for c in loop["steps"][0]["reply"]["tool_calls"]] == [{"n": i} for i in range(300)]
     assert KEY not in drawn.stdout + drawn.stderr + whole.stdout
+
+
+# ---- a model id given as the provider: the hint from the capability rows -----------------------------------------------
+
+def _literals(kind: object) -> list[str]:
+    import typing
+
+    found: list[str] = []
+    for arg in typing.get_args(kind):
+        found += [arg] if isinstance(arg, str) else _literals(arg)
+    return found
+
+
+def test_a_model_id_of_the_sdks_given_as_the_provider_names_the_row_whose_prefixes_hold_it() -> None:
+    """`-p gpt-4o` is hinted `-p openai -m gpt-4o` from the openai row's model_prefixes (core held the table of
+    families until trial17t). Truth from outside: the SDKs' own model ids (openai 3.57.0 types/shared/chat_model.py
+    ChatModel, anthropic types/model_param.py ModelParam): each with a version number is hinted to its own API, never
+    another; a name with no digit (gpt-audio-mini, codex-mini-latest) is not taken for a model id, nor is chatgpt-…,
+    whose first word is an other name of the openai row (`-p chatgpt`: "did you mean openai?")."""
+    from anthropic.types.model_param import ModelParam
+    from openai.types.shared.chat_model import ChatModel
+
+    from toolchoice.providers.core.capabilities import CAPABILITIES, provider_hint
+
+    for provider, ids in (("openai", _literals(ChatModel)), ("anthropic", _literals(ModelParam))):
+        assert len(ids) > 10, ids
+        for model in ids:
+            hint = provider_hint(model)
+            if any(c.isdigit() for c in model) and not model.startswith("chatgpt-"):
+                assert hint == f"{model} looks like a model: -p {provider} -m {model}", (model, hint)
+            else:
+                assert "looks like a model" not in hint, (model, hint)
+    # each family word and other name belongs to one row, and hints that row
+    prefixes = [p for cap in CAPABILITIES.values() for p in cap.model_prefixes]
+    names = [n for cap in CAPABILITIES.values() for n in cap.other_names]
+    assert len(prefixes) == len(set(prefixes)) and len(names) == len(set(names)), (prefixes, names)
+    for provider, cap in CAPABILITIES.items():
+        for prefix in cap.model_prefixes:
+            assert provider_hint(f"{prefix}-9-x") == f"{prefix}-9-x looks like a model: -p {provider} -m {prefix}-9-x"
+        for name in cap.other_names:
+            assert provider_hint(name) == f"did you mean {provider}?", name
