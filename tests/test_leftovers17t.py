@@ -82,3 +82,50 @@ def test_a_model_id_of_the_sdks_given_as_the_provider_names_the_row_whose_prefix
             assert provider_hint(f"{prefix}-9-x") == f"{prefix}-9-x looks like a model: -p {provider} -m {prefix}-9-x"
         for name in cap.other_names:
             assert provider_hint(name) == f"did you mean {provider}?", name
+
+
+# ---- trace SAVED: a Responses save's function_call item id and status -------------------------------------------------
+
+def test_a_responses_saves_function_call_status_is_an_echo_and_its_id_a_pairing(tmp_path: Path) -> None:
+    """The openai SDK's own loop (the function-calling guide's `input += response.output`) sends the mock's
+    function_call item back with its `id` and `status`; `trace --sample 2` warned that both were not rendered back.
+    status "completed" is the API's echo of its output (the SDK's words, read from the SDK here): an info note; the id is
+    what the API pairs with a reasoning item: still a warning, saying so; an "incomplete" status keeps the plain one."""
+    import inspect
+
+    from openai import OpenAI
+    from openai.types.responses import response_function_tool_call_param
+
+    from toolchoice.providers.core.mock.server import running_mock
+    from toolchoice.providers.core.saved_request import import_saved
+
+    tools = [{"type": "function", "name": "get_weather", "description": "Weather in a city.", "strict": True,
+              "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"],
+                             "additionalProperties": False}}]
+    with running_mock("openai-responses", save_dir=tmp_path) as mock:
+        client = OpenAI(base_url=mock.base_url, api_key=KEY, max_retries=0)
+        items: list = [{"role": "user", "content": "weather in Paris?"}]
+        first = client.responses.create(model="gpt-4o", input=items, tools=tools, tool_choice="required")
+        [call] = [o for o in first.output if o.type == "function_call"]
+        items += [*first.output, {"type": "function_call_output", "call_id": call.call_id, "output": "sunny"}]
+        client.responses.create(model="gpt-4o", input=items, tools=tools)
+    sent = json.loads((tmp_path / "sample-002.request.json").read_text(encoding="utf-8"))["body"]["input"][1]
+    assert sent["type"] == "function_call" and sent["id"] == call.id and sent["status"] == "completed", sent
+    notes = [f"{n.severity} {n.message}" for n in import_saved(tmp_path, 2).notes if n.code == "saved.differs"]
+    assert "'Populated when items are returned via API.'" in notes[1]  # the words quoted are the SDK's
+    source = " ".join(inspect.getsource(response_function_tool_call_param).split())
+    assert "Populated when items are returned via API." in source and "The unique ID of the function tool call." in source
+    assert notes[1].startswith('info input[1].status: recorded "completed", not rendered back for openai-responses: '
+                               "the API's echo of its own output item"), notes
+    assert notes[0].startswith(f'warning input[1].id: recorded "{call.id}", not rendered back for openai-responses: '
+                               "the item id"), notes
+    assert "was provided without its required 'reasoning' item" in notes[0] and len(notes) == 2, notes
+    assert KEY not in str(notes)
+    # a status that says more than the echo: the plain difference, a warning
+    saved = tmp_path / "sample-002.request.json"
+    document = json.loads(saved.read_text(encoding="utf-8"))
+    document["body"]["input"][1]["status"] = "incomplete"
+    saved.write_text(json.dumps(document), encoding="utf-8")
+    notes = [f"{n.severity} {n.message}" for n in import_saved(tmp_path, 2).notes if n.code == "saved.differs"]
+    assert notes[1] == ('warning input: rendered back for openai-responses it differs: at input[1].status: recorded '
+                        '"incomplete", not rendered'), notes
