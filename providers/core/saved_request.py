@@ -24,7 +24,7 @@ from .error_keys import says_no_key
 from .errors import named
 from .model import LedgerEntry, ToolchoiceError
 from .saved_diff import (CHOICE_FIELDS, CHOICE_HOLDERS, RENAMED, SYSTEM_KEYS, at_path, beside_choice, differences,
-                         member_paths, missing_members, renamed_field, same_data, short_json, system_lost)
+                         item_members, member_paths, missing_members, renamed_field, same_data, short_json, system_lost)
 
 SAMPLE = re.compile(r"sample-([0-9]+)\.request\.json")  # ASCII digits: int() reads "١" as 1 too
 STEP = re.compile(r"step-([0-9]+)\.request\.json")  # run --save DIR: DIR/<provider>/loop-NNN/step-NN.request.json
@@ -523,7 +523,7 @@ def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any
             memo: dict[str, Any]) -> list[LedgerEntry]:
     """The scenario rendered back for ``provider``: every top-level field of the recorded body that does not come
     back as recorded, and every one the rendering adds, as a note (the ledger of what the neutral form loses)."""
-    from .registry import translate
+    from .registry import mock_family, translate
 
     notes: list[LedgerEntry] = []
     try:
@@ -558,12 +558,16 @@ def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any
                                      f"{key}: {short_json(body[key])} is not carried{why}"))
         elif key in SYSTEM_KEYS and (lost := system_lost(key, body[key], again[key], provider)) is not None:
             notes.append(lost)
-        else:
-            found = differences(body[key], again[key], key)
+        else:  # an input item's members the family says of (an echo of the API's output, an id it pairs on)
+            recorded, said = item_members(getattr(mock_family(provider), "SAVED_ITEM_MEMBERS", {}), key, body[key],
+                                          again[key], provider)
+            notes += said
+            found = [] if said and same_data(recorded, again[key]) else differences(recorded, again[key], key)
             more = f"; and {len(found) - 3} more" if len(found) > 3 else ""
             severity = "info" if all(f.endswith(RENAMED) for f in found) else "warning"
-            notes.append(LedgerEntry(severity, "saved.differs", f"{key}: rendered back for {provider} it differs: "
-                                     + "; ".join(found[:3]) + more))
+            if found:
+                notes.append(LedgerEntry(severity, "saved.differs", f"{key}: rendered back for {provider} it differs: "
+                                         + "; ".join(found[:3]) + more))
     if read.stream and not any(k in body for k in _STREAM):  # Gemini's, Bedrock's: the stream is in the path
         notes.append(LedgerEntry("warning", "saved.not_carried", "the request streamed (its path asks for a stream): "
                                  "not carried, send with --stream"))
