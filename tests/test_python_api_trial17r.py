@@ -79,3 +79,27 @@ def test_a_type_checker_is_told_a_sample_is_one_saved_scenario() -> None:
         trace_har.import_har)]
     assert [h["return"] for h in hints] == [saved_request.SavedScenario,
                                            saved_request.SavedScenario | trace_har.Listing]
+
+
+@pytest.mark.parametrize("name, settings, said", [
+    ("litellm", {"drop_params": "no"}, "settings['drop_params']: give True or False, not str"),
+    ("litellm", {"drop_params": 1}, "settings['drop_params']: give True or False, not int"),
+    ("vercel", {"active_tools": [1]}, "settings['active_tools'][0]: give a tool name (str), not int"),
+    ("vercel", {"active_tools": {"get_weather": True}}, "settings['active_tools']: give tool names (a list of str, or "
+                                                        "one str), not dict"),
+])
+def test_a_dialect_setting_of_the_wrong_type_is_one_wrong_argument(name: str, settings: dict[str, typing.Any],
+                                                                   said: str) -> None:
+    # docs/python.md, "Wrong arguments": {"drop_params": "no"} was read as True (bool("no")) and the request
+    # shown without the parameters litellm drops; [1] was "1: not a tool of <scenario>"
+    from toolchoice.providers import WrongArgument, load_scenario_text
+    from toolchoice.providers.core import dialects, jobs
+
+    scenario = load_scenario_text("tools: [{name: get_weather, parameters: {type: object}}]\ntool_choice: required\n"
+                                  "messages: [{role: user, content: hi}]\n")
+    with pytest.raises(WrongArgument) as raised:
+        dialects.apply(name, jobs.render(scenario, "gemini"), scenario, settings)
+    assert str(raised.value).startswith(said), raised.value
+    assert isinstance(raised.value, TypeError)
+    [kept] = dialects.apply("vercel", jobs.render(scenario, "openai"), scenario, {"active_tools": "get_weather"})
+    assert kept.to_json()["active_tools"] == ["get_weather"]  # one name as a str: a list of one, as before
