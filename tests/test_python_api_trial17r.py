@@ -103,3 +103,15 @@ def test_a_dialect_setting_of_the_wrong_type_is_one_wrong_argument(name: str, se
     assert isinstance(raised.value, TypeError)
     [kept] = dialects.apply("vercel", jobs.render(scenario, "openai"), scenario, {"active_tools": "get_weather"})
     assert kept.to_json()["active_tools"] == ["get_weather"]  # one name as a str: a list of one, as before
+
+
+def test_the_listing_is_plain_data_as_trace_s_json_prints_it(har: Path) -> None:
+    # json.dumps(listing) wrote each note as a bare [severity, code, message] list; the command line's document is
+    # the truth outside this call: `toolchoice trace FILE.har -f json`
+    from cli import run_cli
+
+    listing = trace_har.import_har(har)
+    assert isinstance(listing, trace_har.Listing)
+    printed = json.loads(run_cli(["trace", str(har), "-f", "json"]).stdout)
+    assert listing.to_json() == {key: printed[key] for key in ("samples", "notes")}
+    assert json.loads(json.dumps(listing.to_json()))["notes"][-1]["code"] == "har.unknown_host"

@@ -55,6 +55,11 @@ class Listing(NamedTuple):
     rows: list[dict[str, Any]]
     notes: list[LedgerEntry]
 
+    def to_json(self) -> dict[str, Any]:
+        """As ``trace FILE.har --format json`` prints it (without its ``file``): ``samples``, the rows, and ``notes``
+        as ``{"severity", "code", "message"}`` dicts (``json.dumps`` of the tuple itself would drop their names)."""
+        return {"samples": self.rows, "notes": [note.to_json() for note in self.notes]}
+
 
 class Har(NamedTuple):
     file: Path
