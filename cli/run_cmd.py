@@ -63,11 +63,14 @@ def _calls(record: Any) -> str:
 
 def _reply_calls(reply: Any) -> str:
     from .call_lines import arguments_cut
+    from .sample_view import CALLS_SHOWN  # the pretty reply view's cap: a step of 30,000 calls, one cell a line
 
     parts = []
-    for call in reply.tool_calls:
+    for call in reply.tool_calls[:CALLS_SHOWN]:
         args = json.dumps(call.arguments, ensure_ascii=False) if call.arguments is not None else call.raw_arguments
         parts.append(f"{call.name}({arguments_cut(' '.join((args or '').split()), 40)})")  # cut where an argument ends
+    if len(reply.tool_calls) > CALLS_SHOWN:
+        parts.append(f"… and {len(reply.tool_calls) - CALLS_SHOWN:,} more calls (-f json shows all)")
     if reply.server_calls:
         from .sample_view import server_call_text
 

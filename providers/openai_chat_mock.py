@@ -118,6 +118,9 @@ _CHOICE_OBJECTS: dict[str, tuple[str, bool, tuple[str, ...]]] = {
     # fits neither member; one tagged with a word no server tool has is read in _choice_read
     "openrouter": ("OpenRouter's openapi.yaml ChatNamedToolChoice or ChatServerToolChoice {type}", True, ()),
 }
+# the hosts whose named function requires type "function" beside it (openai 3.57.0 and groq 1.7.0
+# ChatCompletionNamedToolChoiceParam: type Required[Literal['function']]; DeepSeek's reference: both required)
+_TYPE_REQUIRED = frozenset({"openai", "azure", "groq", "deepseek"})
 # the hosts whose words for such a shape no recording gives: the 400 says so (xAI's 422 is recorded)
 _WORDS_UNRECORDED = frozenset({"deepseek", "openrouter"})
 
@@ -131,7 +134,9 @@ def _choice_shape(choice: Any, provider: str) -> LedgerEntry | None:
     kind = choice.get("type")
     if provider == "openrouter" and isinstance(kind, str):  # a server tool's type (ChatServerToolChoice)
         return None
-    if (kind in others or isinstance(choice.get("function"), dict)) if needs_function else kind == "function":
+    if (kind in others or isinstance(choice.get("function"), dict) and (kind == "function" or provider not in
+                                                                          _TYPE_REQUIRED)) \
+            if needs_function else kind == "function":
         return None
     besides = f", or {{\"type\": {' / '.join(others)}, ...}}" if others else ""
     if provider == "openrouter":

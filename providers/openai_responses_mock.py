@@ -20,6 +20,22 @@ MOCK_BASE_PATH = "/v1"  # openai-python's base URL
 # Optional[Dict[str, str]] ... Use for authentication", "authorization: str ... An OAuth access token"): never
 # kept nor echoed (core/mock/body_secrets.py)
 MOCK_SECRETS = (("tools", "*", "headers", "*"), ("tools", "*", "authorization"), ("tools", "*", "server_url", "@url"))
+# trace SAVED (core/saved_request.py): an input item's members the neutral history has no place for, by (body field,
+# item type, member, value; None: any value), and what sending the scenario again without them does, with the source
+_FC_PARAM = "openai 3.57.0 types/responses/response_function_tool_call_param.py ResponseFunctionToolCallParam"
+SAVED_ITEM_MEMBERS = {
+    ("input", "function_call", "id", None): (
+        "warning", f"the item id ({_FC_PARAM}.id, optional: 'The unique ID of the function tool call.') is what the "
+        "API pairs with the reasoning item before the call, not the call_id a function_call_output answers; the "
+        "scenario keeps the call_id only, so the request sent again is paired otherwise: an fc_ id the API made "
+        "with reasoning, sent without that reasoning item, is a 400 'Item 'fc_...' of type 'function_call' was "
+        "provided without its required 'reasoning' item' (laravel/ai#1052, omnigent-ai/omnigent#5066), one with its "
+        "reasoning item and no id may be refused as a reasoning item 'without its required following item' "
+        "(langchain-ai/langchainjs#9082)"),
+    ("input", "function_call", "status", "completed"): (
+        "info", f"the API's echo of its own output item ({_FC_PARAM}.status: 'Populated when items are returned via "
+        "API.', optional on input); the scenario's call is a completed call, sent without it"),
+}
 _MOCK_KNOWN = frozenset({"model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "stream",
                          "reasoning", "include", "max_output_tokens", "temperature", "store"})
 

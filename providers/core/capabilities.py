@@ -156,6 +156,11 @@ class Capability(NamedTuple):
     tool_limit: ToolLimit | None = None  # the most tools a source says one request may declare
     # what a source says the API takes in one tool's fields and in strict schemas (core/body_limits.py)
     body_limits: tuple[BodyLimit, ...] = ()
+    # the model ids' family words (`gpt` in gpt-4o; the letters and one digit before the first '-': o1, o3): a model
+    # id given as the provider (-p gpt-4o) is hinted `-p <this row> -m gpt-4o` (provider_hint); one row each
+    model_prefixes: tuple[str, ...] = ()
+    # other names people give this API (-p claude, -p hf, -p azure-openai), in letters and digits only: "did you mean"
+    other_names: tuple[str, ...] = ()
 
     def feature(self, name: str) -> Support:
         return getattr(self, name)
@@ -184,6 +189,7 @@ CAPABILITIES: dict[str, Capability] = {
         provider="openai", title="OpenAI Chat Completions",
         endpoint="https://api.openai.com/v1/chat/completions", key_env=("OPENAI_API_KEY",),
         default_model="gpt-5.4-mini",  # openai 3.57.0 ChatModel; gpt-4o-mini shuts down 2027-01-14 (model_rules)
+        model_prefixes=("gpt", "o1", "o3", "o4"), other_names=("gpt", "chatgpt"),  # openai 3.57.0 types/shared/chat_model.py
         allowed=_n('{"type":"allowed_tools","allowed_tools":{"mode":M,"tools":[{"type":"function","function":{"name":N}}]}}'),
         parallel=_n("parallel_tool_calls"),
         strict=_n("function.strict", "off unless sent"),
@@ -215,6 +221,7 @@ CAPABILITIES: dict[str, Capability] = {
         provider="anthropic", module="anthropic", title="Anthropic Messages",
         endpoint="https://api.anthropic.com/v1/messages", key_env=("ANTHROPIC_API_KEY",),
         default_model="claude-sonnet-5",  # anthropic 2.14.0 types/model_param.py; not in _data/deprecated_models.py
+        model_prefixes=("claude",), other_names=("claude",),
         auto=_n('{"type":"auto"}'), none=_n('{"type":"none"}'),
         required=_r('{"type":"any"}'), any=_n('{"type":"any"}'),
         named=_n('{"type":"tool","name":N}'),
@@ -233,6 +240,7 @@ CAPABILITIES: dict[str, Capability] = {
         provider="gemini", module="gemini", title="Google Gemini API (generateContent)",
         endpoint="https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
         key_env=("GEMINI_API_KEY", "GOOGLE_API_KEY"), default_model="gemini-3.5-flash",  # GA, no shutdown date announced
+        model_prefixes=("gemini",),
         auto=_n('{"mode":"AUTO"}'), none=_n('{"mode":"NONE"}'),
         required=_r('{"mode":"ANY"}'), any=_r('{"mode":"ANY"}'),
         named=_n('{"mode":"ANY","allowedFunctionNames":[N]}'),
@@ -255,7 +263,7 @@ CAPABILITIES: dict[str, Capability] = {
     "mistral": Capability(
         provider="mistral", title="Mistral La Plateforme",
         endpoint="https://api.mistral.ai/v1/chat/completions", key_env=("MISTRAL_API_KEY",),
-        default_model="mistral-small-latest",
+        default_model="mistral-small-latest", model_prefixes=("mistral",),
         auto=_n('"auto"'), none=_n('"none"'), required=_r('"any"', '"required" is accepted too'),
         any=_n('"any"'), named=_n('{"type":"function","function":{"name":N}}'),
         allowed=_e("only the allowed tools are sent", "no allowed-subset form"),
@@ -289,7 +297,7 @@ CAPABILITIES: dict[str, Capability] = {
     ),
     "deepseek": Capability(
         provider="deepseek", title="DeepSeek", endpoint="https://api.deepseek.com/chat/completions",
-        key_env=("DEEPSEEK_API_KEY",), default_model="deepseek-v4-flash",
+        key_env=("DEEPSEEK_API_KEY",), default_model="deepseek-v4-flash", model_prefixes=("deepseek",),
         allowed=_e("only the allowed tools are sent", "no allowed_tools form"),
         parallel=_u("", "unverified: no parallel_tool_calls switch found documented or refused at a primary source; "
                         "the API does make parallel calls (its news, 2024-07-25; see the last source)"),
@@ -370,6 +378,7 @@ CAPABILITIES: dict[str, Capability] = {
         provider="azure", title="Azure OpenAI (deployments)",
         endpoint="{endpoint}/openai/deployments/{deployment}/chat/completions?api-version={api_version}",
         key_env=("AZURE_OPENAI_API_KEY",), default_model="(deployment)",
+        other_names=("azureopenai",),  # -p azure-openai read "did you mean openai?"
         allowed=_e("only the allowed tools are sent",
                    "no allowed_tools form in Azure's chatCompletionToolChoiceOption (2024-10-21, v1, v1 preview specs)"),
         parallel=_n("parallel_tool_calls", "default true"),
@@ -445,6 +454,7 @@ CAPABILITIES: dict[str, Capability] = {
     "xai": Capability(
         provider="xai", title="xAI", endpoint="https://api.x.ai/v1/chat/completions",
         key_env=("XAI_API_KEY",), default_model="grok-4.3",  # grok-4-0709 retired 2026-05-15
+        model_prefixes=("grok",), other_names=("grok",),
         allowed=_e("only the allowed tools are sent"),
         parallel=_n("parallel_tool_calls", "default true"),
         strict=_u("", "accepted for compatibility but 'Not supported' (xAI's REST spec)"),
@@ -542,6 +552,7 @@ CAPABILITIES: dict[str, Capability] = {
         provider="huggingface", title="Hugging Face Inference Providers / TGI",
         endpoint="https://router.huggingface.co/v1/chat/completions", key_env=("HF_TOKEN",),
         default_model="openai/gpt-oss-120b",  # Llama-3.1-8B-Instruct until 2026-11-26: fact huggingface.api_reference
+        other_names=("hf",),
         allowed=_e("only the allowed tools are sent"),
         parallel=_u("", "not in the chat-completion input types nor the API reference"),
         strict=_u("", "not in the API reference's tool type (fact huggingface.api_reference)"),
@@ -562,15 +573,13 @@ CAPABILITIES: dict[str, Capability] = {
 PROVIDER_IDS: tuple[str, ...] = tuple(CAPABILITIES)
 
 
-_OTHER_NAMES = {"claude": "anthropic", "gpt": "openai", "chatgpt": "openai", "grok": "xai", "hf": "huggingface",
-                "azureopenai": "azure"}  # -p azure-openai read "did you mean openai?"
+# each row's other names and model id families (Capability.other_names, model_prefixes): a new row brings its own
+_OTHER_NAMES = {name: p for p, cap in CAPABILITIES.items() for name in cap.other_names}
+_MODEL_FAMILIES = {prefix: p for p, cap in CAPABILITIES.items() for prefix in cap.model_prefixes}
 # agent frameworks and clients (-p langchain): not an API; the dialect that shows what one sends, where there is one
 _FRAMEWORKS = {"langchain": "langchain", "langgraph": "langchain", "litellm": "litellm", "pydanticai": "pydantic-ai",
                "openaiagents": "openai-agents", "agents": "openai-agents", "vercel": "vercel", "aisdk": "vercel",
                "smolagents": None, "haystack": None, "agno": None, "llamaindex": None, "crewai": None, "autogen": None}
-# a model id's family given as the provider (-p gpt-4o, -p claude-sonnet-5): the provider and -m
-_MODEL_FAMILIES = {"gpt": "openai", "o1": "openai", "o3": "openai", "o4": "openai", "claude": "anthropic",
-                   "gemini": "gemini", "grok": "xai", "mistral": "mistral", "deepseek": "deepseek"}
 
 
 def provider_hint(word: str) -> str:

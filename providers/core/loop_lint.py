@@ -226,8 +226,23 @@ RESULTS_COMMAND = "--results-from COMMAND; from Python, LoopOptions(results_from
 def _results_edit(scenario: Scenario, name: str) -> str:
     """Where a tool's result goes, in the scenario's own terms: a ``loop:`` section to add where it has none."""
     if scenario.loop is None:
-        return f"add loop: {{results: {{{name}: RESULT}}}} to the scenario"
+        return f"add loop: {{results: {{{_yaml_key(name)}: RESULT}}}} to the scenario"
     return f"add loop.results.{name}"
+
+
+def _yaml_key(name: str) -> str:
+    """``name`` as a key in a YAML flow mapping: as written where a YAML reader reads it back as that text, else
+    double-quoted (on, no, null and 123 read as other things; a comma or ': ' splits the mapping)."""
+    import json
+
+    import yaml
+
+    try:
+        if name == "NAME" or list(yaml.safe_load(f"{{{name}: 0}}")) == [name]:
+            return name
+    except (yaml.YAMLError, TypeError):
+        pass
+    return json.dumps(name, ensure_ascii=False)
 
 
 def no_results(scenario: Scenario, results_from: str | None, override: Any = None) -> list[LedgerEntry]:

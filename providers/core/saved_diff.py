@@ -155,3 +155,30 @@ def differences(recorded: Any, again: Any, where: str) -> list[str]:
         return [d for i, (a, b) in enumerate(zip(recorded, again)) if not same_data(a, b)
                 for d in differences(a, b, f"{where}[{i}]")]
     return [f"at {where}: recorded {short_json(recorded)}, rendered {short_json(again)}"]
+
+
+def item_members(rules: dict[tuple[str, str, str, Any], tuple[str, str]], key: str, recorded: Any, again: Any,
+                 provider: str) -> tuple[Any, list[LedgerEntry]]:
+    """The recorded field ``key`` without the item members its family says of (``SAVED_ITEM_MEMBERS``: an input
+    item's member the rendering sends without, and why that matters or not), and a note per rule saying where they
+    were and why. Only where the rendering has the item at the same place, of the same type, without the member."""
+    if not isinstance(recorded, list) or not isinstance(again, list) or len(recorded) != len(again):
+        return recorded, []
+    said: dict[tuple[str, str, str, Any], list[tuple[str, Any]]] = {}
+    kept = []
+    for index, (item, back) in enumerate(zip(recorded, again)):
+        if isinstance(item, dict) and isinstance(back, dict) and item.get("type") == back.get("type"):
+            gone = {m for (field, kind, m, value) in rules if field == key and kind == item.get("type") and m in item
+                    and m not in back and (value is None or item[m] == value)}
+            for rule in rules:
+                if rule[0] == key and rule[1] == item.get("type") and rule[2] in gone:
+                    said.setdefault(rule, []).append((f"{key}[{index}].{rule[2]}", item[rule[2]]))
+            item = {k: v for k, v in item.items() if k not in gone}
+        kept.append(item)
+    notes = []
+    for rule, where in said.items():
+        severity, why = rules[rule]
+        paths = ", ".join(p for p, _ in where[:3]) + (f" and {len(where) - 3} more" if len(where) > 3 else "")
+        notes.append(LedgerEntry(severity, "saved.differs", f"{paths}: recorded {short_json(where[0][1])}"
+                                 f"{' (the first)' if len(where) > 1 else ''}, not rendered back for {provider}: {why}"))
+    return kept, notes

@@ -24,7 +24,7 @@ from .error_keys import says_no_key
 from .errors import named
 from .model import LedgerEntry, ToolchoiceError
 from .saved_diff import (CHOICE_FIELDS, CHOICE_HOLDERS, RENAMED, SYSTEM_KEYS, at_path, beside_choice, differences,
-                         member_paths, missing_members, renamed_field, same_data, short_json, system_lost)
+                         item_members, member_paths, missing_members, renamed_field, same_data, short_json, system_lost)
 
 SAMPLE = re.compile(r"sample-([0-9]+)\.request\.json")  # ASCII digits: int() reads "١" as 1 too
 STEP = re.compile(r"step-([0-9]+)\.request\.json")  # run --save DIR: DIR/<provider>/loop-NNN/step-NN.request.json
@@ -492,12 +492,17 @@ def _settings(read: Any, document: dict[str, Any], notes: list[LedgerEntry], pro
     return out
 
 
+_YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]")
+
+
 def _check(file: Path, data: dict[str, Any], memo: dict[str, Any] | None = None) -> Any:
     """The scenario the loader reads from ``data``; ``memo``: read once for the same data (``build`` checks it,
     renders it back before extra is known, and again after, when extra is there)."""
     from .scenario import load_scenario_text
 
-    text = json.dumps(data, ensure_ascii=False)
+    # JSON text kept readable, but for what YAML's reader refuses (DEL, C1, U+FFFE/FFFF, a lone surrogate) or reads
+    # as a line break (NEL, LS, PS: folded in a quoted scalar): escaped, which valid JSON allows in a string
+    text = _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False))
     if memo is not None and text in memo:
         return memo[text]
     try:
@@ -518,7 +523,7 @@ def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any
             memo: dict[str, Any]) -> list[LedgerEntry]:
     """The scenario rendered back for ``provider``: every top-level field of the recorded body that does not come
     back as recorded, and every one the rendering adds, as a note (the ledger of what the neutral form loses)."""
-    from .registry import translate
+    from .registry import mock_family, translate
 
     notes: list[LedgerEntry] = []
     try:
@@ -553,12 +558,16 @@ def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any
                                      f"{key}: {short_json(body[key])} is not carried{why}"))
         elif key in SYSTEM_KEYS and (lost := system_lost(key, body[key], again[key], provider)) is not None:
             notes.append(lost)
-        else:
-            found = differences(body[key], again[key], key)
+        else:  # an input item's members the family says of (an echo of the API's output, an id it pairs on)
+            recorded, said = item_members(getattr(mock_family(provider), "SAVED_ITEM_MEMBERS", {}), key, body[key],
+                                          again[key], provider)
+            notes += said
+            found = [] if said and same_data(recorded, again[key]) else differences(recorded, again[key], key)
             more = f"; and {len(found) - 3} more" if len(found) > 3 else ""
             severity = "info" if all(f.endswith(RENAMED) for f in found) else "warning"
-            notes.append(LedgerEntry(severity, "saved.differs", f"{key}: rendered back for {provider} it differs: "
-                                     + "; ".join(found[:3]) + more))
+            if found:
+                notes.append(LedgerEntry(severity, "saved.differs", f"{key}: rendered back for {provider} it differs: "
+                                         + "; ".join(found[:3]) + more))
     if read.stream and not any(k in body for k in _STREAM):  # Gemini's, Bedrock's: the stream is in the path
         notes.append(LedgerEntry("warning", "saved.not_carried", "the request streamed (its path asks for a stream): "
                                  "not carried, send with --stream"))

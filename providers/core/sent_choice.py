@@ -220,6 +220,9 @@ def _read(ctx: Context, method: str, url: str, body: dict[str, Any], after: Any,
             return None, None  # extra removed the choice: the request sets none
         return None, f"{ctx.cap.title} reads no tool_choice there"
     value = read.choice_value if read.choice_value is not None else read.requested
+    if not isinstance(value, (str, dict)):  # no API's wire takes true, false, a number or a list (the neutral form
+        # reads true as required and false as unset: not what is sent)
+        return None, f"{quoted(value)[:80]} is not a tool_choice {ctx.cap.title} takes (a word or an object)"
     from .facts import choice_words
 
     stated = choice_words(ctx.provider)

@@ -115,7 +115,7 @@ def read_har(path: Path, provider: str | None = None) -> Har:
                                   "strings)", hint=HINT)
         try:
             parts = urlsplit(url)
-            host, port = (parts.hostname or ""), parts.port
+            host, port = _dns_host(parts.hostname or ""), parts.port
         except ValueError:
             others.append((index, f"{method} (a URL that does not read)"))
             continue
@@ -125,21 +125,47 @@ def read_har(path: Path, provider: str | None = None) -> Har:
             response = entry.get("response")
             calls.append(Call(len(calls) + 1, index, found, method, url, request,
                               response if isinstance(response, dict) else None))
-            _credentials(request, secrets)  # the entries whose text is shown: a browser's others may hold thousands
+            _credentials(request, parts, secrets)  # the entries whose text is shown (not a page's thousands)
         elif not (known := _known_host(host, port)) and method == "POST" and _spoken(parts.path or "/"):
             unknown.append((index, host, f"{method} {parts.path}"))
-            _credentials(request, secrets)
+            _credentials(request, parts, secrets)
         else:  # an API's own host: its path too (GET /v1/models); elsewhere the host (a page's assets)
             others.append((index, f"{method} {host}{parts.path if known else ''}"))
+            if known:  # its path is shown: a key its own request sends may be in it (GET /v1/files/KEY)
+                _credentials(request, parts, secrets)
     return Har(path, len(entries), calls, others, unknown, secrets)
 
 
-def _credentials(request: dict[str, Any], found: dict[str, str]) -> None:
+def _dns_host(host: str) -> str:
+    """A Unicode host as a client resolves it, its IDNA form (RFC 3490 ToASCII: full-width api.openai.com is
+    api.openai.com; a look-alike in another script is its xn-- form, shown so); as written where that fails."""
+    if host.isascii():
+        return host
+    try:
+        return host.encode("idna").decode("ascii").lower()
+    except UnicodeError:
+        return host
+
+
+def _credentials(request: dict[str, Any], parts: Any, found: dict[str, str]) -> None:
     """The values of the request's credential headers (Authorization, x-api-key, x-goog-api-key, a cookie), its
-    cookies and its query parameters named for a key (Gemini's ``?key=``): never shown, wherever they are quoted."""
+    cookies, its query parameters named for a key (Gemini's ``?key=``), the user and password of its URL (RFC 3986
+    3.2.1 ``user:password@host``) and what a ``Basic`` credential decodes to (RFC 7617: base64 of ``user:password``):
+    never shown, wherever they are quoted."""
+    from urllib.parse import parse_qsl, unquote
+
     from .key_looks import credential_field
     from .redaction import key_header
 
+    def keep(piece: str) -> None:
+        for spelled in {piece.strip(), unquote(piece).strip()}:
+            if len(spelled) >= 8:
+                found[spelled] = "[redacted]"
+
+    for piece in (parts.username, parts.password):
+        if piece:
+            keep(piece)
+    query = [(n, v) for n, v in parse_qsl(parts.query, keep_blank_values=True) if credential_field(n)]
     for field, named in (("headers", key_header), ("cookies", lambda _: True),
                          ("queryString", credential_field)):
         items = request.get(field)
@@ -149,10 +175,18 @@ def _credentials(request: dict[str, Any], found: dict[str, str]) -> None:
             name, value = str(item.get("name", "")), item["value"]
             if not named(name) and not (field == "headers" and name.lower() == "cookie"):
                 continue
+            scheme, _, rest = value.strip().partition(" ")
+            if field == "headers" and scheme.lower() == "basic":
+                try:
+                    decoded = base64.b64decode(rest.strip(), validate=True).decode("utf-8")
+                except (binascii.Error, ValueError):
+                    decoded = ""
+                for piece in decoded.split(":", 1):
+                    keep(piece)
             for piece in {value, value.split(" ", 1)[-1], *(p.split("=", 1)[-1] for p in value.split(";"))}:
-                piece = piece.strip()
-                if len(piece) >= 8:
-                    found[piece] = "[redacted]"
+                keep(piece)
+    for _, value in query:
+        keep(value)
 
 
 @functools.lru_cache(maxsize=256)
