@@ -154,6 +154,22 @@ def path_arg(value: Any, name: str = "path") -> Path:
     raise wrong(name, "a file or folder (str or Path)", value)
 
 
+def dialect_setting(key: str, value: Any) -> None:
+    """``dialects.apply``'s ``settings[key]`` of its type (None: not set): ``drop_params`` True or False (the string
+    "no" was read as True), ``active_tools`` tool names (one ``str`` is a list of one)."""
+    name = f"settings[{key!r}]"
+    if value is None:
+        return
+    if key == "drop_params" and not isinstance(value, bool):
+        raise wrong(name, "True or False", value)
+    if key == "active_tools":
+        if isinstance(value, (bytes, dict)) or not isinstance(value, (str, list, tuple, set, frozenset)):
+            raise wrong(name, "tool names (a list of str, or one str)", value, 'e.g. ["get_weather"]')
+        for index, item in enumerate([value] if isinstance(value, str) else list(value)):
+            if not isinstance(item, str):
+                raise wrong(f"{name}[{index}]", "a tool name (str)", item)
+
+
 def models_arg(value: Any, name: str = "models") -> Any:
     if value is None:
         return None

@@ -130,6 +130,8 @@ def apply(name: str, translations: Sequence[Translation], scenario: Scenario,
                               settings)
     settings = dict(settings or {})
     check_settings(name, settings)
+    for key, value in settings.items():  # each of its type, as a Python caller may get one wrong
+        call_args.dialect_setting(key, value)
     row = DIALECTS[name]
     module = import_module(f"toolchoice.providers.{row.module}")
     return [extra_choice(module.apply(t, scenario, settings, rebuild), scenario, row, module.extra_route)

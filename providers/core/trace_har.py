@@ -22,10 +22,14 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, overload
 from urllib.parse import urlsplit
 
+from .error_keys import says_no_key
 from .model import LedgerEntry, ToolchoiceError
+
+if TYPE_CHECKING:
+    from .saved_request import SavedScenario
 
 HINT = "give an HTTP Archive (HAR 1.2: {\"log\": {\"entries\": [...]}}) as a browser or a debugging proxy saves it"
 MAX_ENTRIES = 100_000
@@ -50,6 +54,11 @@ class Listing(NamedTuple):
 
     rows: list[dict[str, Any]]
     notes: list[LedgerEntry]
+
+    def to_json(self) -> dict[str, Any]:
+        """As ``trace FILE.har --format json`` prints it (without its ``file``): ``samples``, the rows, and ``notes``
+        as ``{"severity", "code", "message"}`` dicts (``json.dumps`` of the tuple itself would drop their names)."""
+        return {"samples": self.rows, "notes": [note.to_json() for note in self.notes]}
 
 
 class Har(NamedTuple):
@@ -268,7 +277,8 @@ def notes(har: Har) -> list[LedgerEntry]:
         hosts = ", ".join(dict.fromkeys(host for _, host, _ in har.unknown))
         said.append(LedgerEntry("warning", "har.unknown_host", f"{len(har.unknown)} entries look like API requests "
                                 f"({har.unknown[0][2]}, log.entries[{har.unknown[0][0]}]) at a host toolchoice does "
-                                f"not know ({hosts[:120]}): not read; give -p PROVIDER, the API they speak"))
+                                f"not know ({hosts[:120]}): not read; give -p PROVIDER (from Python, "
+                                f"import_har(provider=...)), the API they speak"))
     return said
 
 
@@ -361,7 +371,18 @@ def _asked_stream(har: Har, call: Call) -> bool:
 
 # ---- the file → one scenario, or the listing -------------------------------------------------------------------
 
-def import_har(path: str | os.PathLike[str], sample: int | None = None, provider: str | None = None) -> Any:
+@overload
+def import_har(path: str | os.PathLike[str], sample: int, provider: str | None = None) -> SavedScenario: ...
+
+
+@overload
+def import_har(path: str | os.PathLike[str], sample: None = None, provider: str | None = None
+               ) -> SavedScenario | Listing: ...
+
+
+@says_no_key  # a key pasted as the provider is quoted by its placeholder (docs/python.md)
+def import_har(path: str | os.PathLike[str], sample: int | None = None, provider: str | None = None
+               ) -> SavedScenario | Listing:
     """One call's scenario (``SavedScenario``, its notes saying the reply's verdict and the other entries), or, for
     a file of several calls and no ``sample``: the ``Listing``, a line per call to pick one from."""
     from . import call_args
@@ -377,8 +398,8 @@ def import_har(path: str | os.PathLike[str], sample: int | None = None, provider
 
     if sample is None and len(har.calls) > 1:
         steps = follow(exchanges(har, har.calls[:LISTED]))  # the calls' steps, as the mock follows a session
-        return Listing([describe(har, c, steps.get(c.sample)) if c.sample <= LISTED
-                        else {"sample": c.sample, "entry": c.index} for c in har.calls], notes(har))
+        return _redacted(har, Listing([describe(har, c, steps.get(c.sample)) if c.sample <= LISTED
+                                       else {"sample": c.sample, "entry": c.index} for c in har.calls], notes(har)))
     number = 1 if sample is None else sample
     if not 1 <= number <= len(har.calls):
         raise ToolchoiceError(f"{path}: no sample {number} (the HAR holds {len(har.calls)} provider call"
@@ -464,5 +485,7 @@ def _redacted(har: Har, value: Any) -> Any:
     redactor = Redactor(secrets(har.secrets))
     if isinstance(value, dict):
         return redactor.data(value)
-    return value._replace(data=redactor.data(value.data),
-                          notes=[n._replace(message=redactor.text(n.message)) for n in value.notes])
+    said = [n._replace(message=redactor.text(n.message)) for n in value.notes]  # a path quoted by har.unknown_host
+    if isinstance(value, Listing):  # its rows are redacted one by one (describe)
+        return value._replace(notes=said)
+    return value._replace(data=redactor.data(value.data), notes=said)
