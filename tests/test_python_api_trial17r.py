@@ -69,7 +69,7 @@ def test_the_listing_s_notes_quote_no_key_of_the_har(har: Path) -> None:
     listing = trace_har.import_har(har)
     assert KEY not in repr(listing)
     [note] = [n for n in listing.notes if n.code == "har.unknown_host"]
-    assert note.message.startswith("1 entries look like API requests (POST /[redacted]/v1/chat/completions, ")
+    assert note.message.startswith("1 entry looks like an API request (POST /[redacted]/v1/chat/completions, ")
     assert KEY not in repr(trace_har.import_har(har, sample=1))
 
 

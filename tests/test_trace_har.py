@@ -211,7 +211,7 @@ def test_a_host_toolchoice_does_not_know_says_so_and_p_reads_it(recorded: tuple[
     read = json.loads(run_cli(["trace", str(mixed), "-p", "openai", "-f", "json"]).stdout)
     assert [r["provider"] for r in read["samples"]] == ["openai", "openai", "openai", "anthropic", "gemini"]
     [unknown] = [n for n in read["notes"] if n["code"] == "har.unknown_host"]  # /v1/responses: -p openai-responses
-    assert unknown["message"].startswith("1 entries look like API requests (POST /v1/responses, log.entries[5])")
+    assert unknown["message"].startswith("1 entry looks like an API request (POST /v1/responses, log.entries[5])")
 
 
 @pytest.mark.parametrize("change,said", [

@@ -275,10 +275,12 @@ def notes(har: Har) -> list[LedgerEntry]:
                                 f"provider API call, not read ({shown})"))
     if har.unknown:
         hosts = ", ".join(dict.fromkeys(host for _, host, _ in har.unknown))
-        said.append(LedgerEntry("warning", "har.unknown_host", f"{len(har.unknown)} entries look like API requests "
+        looks = "entry looks like an API request" if len(har.unknown) == 1 else "entries look like API requests"
+        they = "it speaks" if len(har.unknown) == 1 else "they speak"
+        said.append(LedgerEntry("warning", "har.unknown_host", f"{len(har.unknown)} {looks} "
                                 f"({har.unknown[0][2]}, log.entries[{har.unknown[0][0]}]) at a host toolchoice does "
                                 f"not know ({hosts[:120]}): not read; give -p PROVIDER (from Python, "
-                                f"import_har(provider=...)), the API they speak"))
+                                f"import_har(provider=...)), the API {they}"))
     return said
 
 
