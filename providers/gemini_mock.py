@@ -31,7 +31,8 @@ _FIELDS_READ = ("v1beta", "v1")
 # one line of the refusal of unknown fields; the name is as sent (a '"' or a newline in it too), so a line ends where
 # ': Cannot find field.' is followed by the next line or the end
 _UNKNOWN_LINE = re.compile(r"Invalid JSON payload received\. Unknown name \"(.*?)\"(?: at '([^'\n]*)')?: "
-                           r"Cannot find field\.(?=\n|\Z)", re.DOTALL)
+                           r"(?:Cannot find field|Proto field is not repeating, cannot start list)\.(?=\n|\Z)",
+                           re.DOTALL)
 _MOCK_STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
                 413: "INVALID_ARGUMENT", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE",
                 504: "DEADLINE_EXCEEDED"}
@@ -186,13 +187,18 @@ def _unknown_fields(body: dict[str, Any], route: dict[str, Any]) -> tuple[str | 
     where Gemini's goes), where the field lists are read (/v1beta, /v1)."""
     from .core.choice_shape_words import GEMINI_UNKNOWN_AT, GEMINI_UNKNOWN_FIELD
     from .core.model import quoted
-    from .gemini.request_fields import unknown
+    from .gemini.request_fields import judged
 
-    found = unknown(body) if route.get("version") in _FIELDS_READ else []
-    if not found:
+    every = judged(body) if route.get("version") in _FIELDS_READ else []
+    if not every:
         return None, ()
     words = "\n".join(GEMINI_UNKNOWN_FIELD.replace("{name}", name) if at is None else
-                      GEMINI_UNKNOWN_AT.replace("{name}", name).replace("{at}", at) for name, at, _ in found)
+                      GEMINI_UNKNOWN_AT.replace("{name}", name).replace("{at}", at) if kind is None else
+                      _kind_words(name, at or "", kind) for name, at, _, kind in every)
+    kinds = tuple(_kind_finding(name, at or "", kind) for name, at, _, kind in every if kind is not None)
+    found = [(name, at, message) for name, at, message, kind in every if kind is None]
+    if not found:
+        return words, kinds
     said: dict[tuple[str | None, str], list[str]] = {}
     for name, at, message in found:
         said.setdefault((at, message), []).append(quoted(name))
@@ -202,7 +208,40 @@ def _unknown_fields(body: dict[str, Any], route: dict[str, Any]) -> tuple[str | 
     parts = [f"{', '.join(names)} {'is not a field' if len(names) == 1 else 'are not fields'} of Gemini's {message}"
              + ("" if at is None else f" (at {at})") for (at, message), names in said.items()]
     return words, (LedgerEntry("error", "body.unknown_field", "; ".join(parts) + " (fact gemini.unknown_field_words): "
-                               "the API answers 400" + advice),)
+                               "the API answers 400" + advice), *kinds)
+
+
+# A schema field given a list where it holds one value: the protobuf JSON parser's 400, one line per field, as
+# zed-industries/zed#53919 records it ("Gemini 3.1 Pro request error": 'Invalid JSON payload received. Unknown name "type" at
+# 'tools[0].function_declarations[6].parameters.properties[4].value.properties[10].value': Proto field is not
+# repeating, cannot start list.', status INVALID_ARGUMENT, each line a fieldViolation with its place) and
+# taylorwilsdon/google_workspace_mcp#1099 quotes ("type": ["STRING", "NULL"]). {name}: the key as sent; {at}: the
+# schema's place, as for an unknown field
+GEMINI_NOT_REPEATING = ('Invalid JSON payload received. Unknown name "{name}" at \'{at}\': Proto field is not repeating, '
+                        'cannot start list.')
+# the other kinds a schema field may miss: no recorded answer of the API's was found, so the 400 is in toolchoice's
+# words and says so (the field's kind: content.proto Schema at bc7e3ba, google-genai 3.6.1 types.Schema)
+_KIND_WANTED = {"list": "a list (a repeated field)", "map": "an object (a map of Schema)",
+                "object": "an object (a Schema message)"}
+
+
+def _kind_words(name: str, at: str, kind: str) -> str:
+    if kind == "repeating":
+        return GEMINI_NOT_REPEATING.replace("{name}", name).replace("{at}", at)
+    from .core.model import quoted
+
+    return (f"toolchoice mock: {quoted(name)} at '{at}' must be {_KIND_WANTED[kind]} in Gemini's Schema message "
+            "(toolchoice's words: no recorded answer of the API's to this was found)")
+
+
+def _kind_finding(name: str, at: str, kind: str) -> LedgerEntry:
+    from .core.model import quoted
+
+    wanted = "one value, not a list" if kind == "repeating" else _KIND_WANTED[kind]
+    source = ("the API's words: zed-industries/zed#53919" if kind == "repeating" else
+              "toolchoice's words: no recorded answer of the API's")
+    return LedgerEntry("error", "body.field_type", f"{quoted(name)} at '{at}' must be {wanted} in Gemini's Schema "
+                       f"message (content.proto Schema; google-genai 3.6.1 types.Schema): the API answers 400 ({source})")
 
 
 # google-genai 3.6.1 types.py FunctionCallingConfig's fields (camelCase on the REST wire, snake_case as the SDK may

@@ -306,6 +306,56 @@ def test_a_field_schema_has_not_is_refused_at_its_place(parameters: dict[str, An
     assert "body.unknown_field" in codes(record)
 
 
+NOT_REPEATING = "Invalid JSON payload received. Unknown name \"{}\" at '{}': Proto field is not repeating, cannot start list."
+
+
+@pytest.mark.parametrize("parameters,field,at,kind", [
+    # the recorded case (zed-industries/zed#53919: "type" given a list at a properties value): its words and details
+    ({"type": "OBJECT", "properties": {"a": {"type": ["STRING", "NULL"]}}}, "type", f"{DECLARED}.properties[0].value",
+     None),
+    ({"type": "OBJECT", "properties": []}, "properties", DECLARED, "an object (a map of Schema)"),
+    ({"type": "OBJECT", "anyOf": 5}, "anyOf", DECLARED, "a list (a repeated field)"),
+    ({"type": "OBJECT", "properties": {"x": {"type": "STRING"}}, "required": "x"}, "required", DECLARED,
+     "a list (a repeated field)"),
+    ({"type": "OBJECT", "properties": {"a": {"type": "ARRAY", "items": 5}}}, "items", f"{DECLARED}.properties[0].value",
+     "an object (a Schema message)"),
+    ({"type": "OBJECT", "defs": {"d": {"type": "STRING", "enum": "a"}}}, "enum", f"{DECLARED}.defs[0].value",
+     "a list (a repeated field)"),
+])
+def test_a_schema_field_of_another_kind_is_refused(parameters: dict[str, Any], field: str, at: str,
+                                                  kind: str | None) -> None:
+    """A schema field given a value of another JSON kind than content.proto's Schema gives it (``properties: []``,
+    ``anyOf: 5``, ``required: "x"``) was answered 200. A list where the field holds one value is the API's recorded
+    400 (zed-industries/zed#53919: its words, a fieldViolation with the place); the others, with no recorded answer
+    found, are a 400 in toolchoice's words, which say so."""
+    status, reply, record = ask({"contents": USER, "tools": [{"functionDeclarations": [
+        {"name": "get_time", "parameters": parameters}]}]})
+    assert status == 400 and reply["error"]["status"] == "INVALID_ARGUMENT", reply
+    said = [f["message"] for f in record["findings"] if f["code"] == "body.field_type"]
+    assert len(said) == 1 and f"\"{field}\" at '{at}'" in said[0], record["findings"]
+    if kind is None:
+        assert reply["error"]["message"] == NOT_REPEATING.format(field, at)
+        assert violations(reply) == [{"field": at, "description": NOT_REPEATING.format(field, at)}]
+        assert "zed-industries/zed#53919" in said[0]
+    else:
+        message = reply["error"]["message"]
+        assert message.startswith("toolchoice mock: ") and f"\"{field}\" at '{at}' must be {kind}" in message
+        assert "toolchoice's words" in message and "details" not in reply["error"]
+        assert "toolchoice's words" in said[0]
+
+
+def test_the_value_fields_and_null_take_any_json_and_an_unknown_field_keeps_its_place_in_body_order() -> None:
+    status, _, record = ask({"contents": USER, "tools": [{"functionDeclarations": [{"name": "f", "parameters": {
+        "type": "OBJECT", "example": [1, 2], "default": "x", "nullable": None, "enum": None,
+        "properties": {"a": {"type": "STRING", "example": {"k": [1]}}}}}]}]})
+    assert status == 200 and "body.field_type" not in codes(record), record["findings"]
+    status, reply, _ = ask({"contents": USER, "tools": [{"functionDeclarations": [{"name": "f", "parameters": {
+        "type": "OBJECT", "properties": {"a": {"type": ["STRING"], "const": 1}}}}]}]})
+    place = f"{DECLARED}.properties[0].value"
+    assert reply["error"]["message"] == "\n".join([NOT_REPEATING.format("type", place), AT.format("const", place)])
+    assert [v["field"] for v in violations(reply)] == [place, place]
+
+
 def test_response_schema_and_a_declarations_response_are_schemas_too_and_json_schema_values_are_not() -> None:
     status, reply, _ = ask({"contents": USER, "generationConfig": {
         "responseMimeType": "application/json", "responseSchema": {"type": "OBJECT", "additionalProperties": False},

@@ -170,6 +170,31 @@ def test_a_response_in_base64_reads_as_its_text(recorded: tuple[Path, Any], tmp_
     assert "copy.har log.entries[1]: response.content.text is not base64" in line, line
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_response_in_base64_wrapped_at_76_columns_reads_as_its_text(recorded: tuple[Path, Any], tmp_path: Path,
+                                                                      newline: str) -> None:
+    """RFC 2045 6.8's base64 (lines of at most 76 characters; Python's base64.encodebytes writes it), which HAR 1.2's
+    "base64" does not forbid: read as the one-line form is. Only whitespace is taken out: a character outside the
+    alphabet inside wrapped text is still refused, in one line naming file and entry."""
+    path, _ = recorded
+
+    def wrap(entries: list[dict[str, Any]], bad: bool = False) -> None:
+        for entry in entries:
+            content = entry["response"]["content"]
+            lines = base64.encodebytes(content["text"].encode()).decode().splitlines()
+            assert entry is not entries[1] or len(lines) > 2 and len(lines[0]) == 76  # wrapped, as RFC 2045 writes
+            if bad and entry is entries[1]:
+                lines[1] = lines[1][:10] + "*" + lines[1][11:]
+            content["text"] = newline.join(lines) + newline
+            content["encoding"] = "base64"
+
+    wrapped = _copy(path, tmp_path, wrap)
+    assert json.loads(run_cli(["trace", str(wrapped), "-f", "json"]).stdout) == {
+        **json.loads(run_cli(["trace", str(path), "-f", "json"]).stdout), "file": str(wrapped)}
+    line = refused(run_cli(["trace", str(_copy(path, tmp_path, lambda e: wrap(e, True))), "--sample", "1"]))
+    assert "copy.har log.entries[1]: response.content.text is not base64" in line, line
+
+
 def test_a_response_not_recorded_or_an_error_is_said(recorded: tuple[Path, Any], tmp_path: Path) -> None:
     path, _ = recorded
 

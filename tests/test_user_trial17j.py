@@ -138,6 +138,40 @@ def test_a_choice_extra_sends_is_told_to_come_out_of_extra(tmp_path: Path) -> No
     assert _dry_warning(path) is None
 
 
+@pytest.mark.parametrize("loop", ["", "loop: {max_steps: 6}\n"])
+def test_extra_sending_the_steps_own_choice_is_told_to_come_out_with_after_call_auto(tmp_path: Path, mock,
+                                                                                  loop: str) -> None:
+    """trial17v: extra sending the same forcing choice as the steps was offered only a stop tool, though taking the
+    choice out of extra and setting loop.after_call: auto frees the loop. That combined edit is offered, applied to
+    the file as the message words it: the dry run no longer warns and the run against the mock ends before
+    max_steps. Either half alone is not offered (each leaves the loop forced: checked too)."""
+    import yaml
+
+    path = tmp_path / "same.yaml"
+    path.write_text(FORCED + "providers: {openai: {extra: {tool_choice: required, temperature: 0}}}\n" + loop)
+    said = _dry_warning(path)
+    assert said is not None, "no warning"
+    edits = said.split("To let it end: ")[1].split("; or ")
+    [combined] = [e for e in edits if e.startswith("take tool_choice out of providers.openai.extra and ")]
+    assert not [e for e in edits if e.startswith(("set loop.after_call", "add loop: {after_call"))], edits
+    assert not [e for e in edits if e.startswith("take tool_choice out") and e != combined], edits
+    assert (" and set loop.after_call: auto" if loop else " and add loop: {after_call: auto} to the scenario") \
+        in combined
+    before = _ran(path, mock)
+    assert before["ended"]["reason"] == "max_steps"
+    doc = yaml.safe_load(path.read_text())
+    doc["providers"]["openai"]["extra"].pop("tool_choice")  # the edit, as the message says it
+    doc["loop"] = {**doc.get("loop", {}), "after_call": "auto"}
+    path.write_text(yaml.safe_dump(doc))
+    assert _dry_warning(path) is None
+    after = _ran(path, mock)
+    assert after["ended"] == {"reason": "no_tool_call", "step": 2, "error": None}
+    for half in ({**doc, "loop": {**doc["loop"], "after_call": "keep"}},  # extra out, after_call as it was
+                 {**doc, "providers": {"openai": {"extra": {"tool_choice": "required", "temperature": 0}}}}):
+        path.write_text(yaml.safe_dump(half))
+        assert _dry_warning(path) is not None, half
+
+
 # ---- 2. run's tokens say in and out at every width -----------------------------------------------------------------
 
 

@@ -164,14 +164,16 @@ def ways_out(scenario: Scenario, override: Any = None, provider: str | None = No
     before max_steps, the smallest first: ``loop.after_call: auto`` (a ``loop:`` section to add where it has none), a
     stop tool the forcing steps may call, ``tool_choice: auto`` where the repeating step takes its choice from; each
     but the stop tool (whose name is the user's to give) checked by the lint itself on the edited scenario. Where
-    ``providers.<id>.extra`` sends the choice over all of them, taking it out of extra."""
+    ``providers.<id>.extra`` sends the choice (over all of them), taking it out of extra, or where extra sends the
+    steps' own forcing choice, taking it out and setting ``loop.after_call: auto`` together: checked alike."""
     steps = _forcing_steps(scenario, override, provider, capabilities)
     if not steps:
         return []
     spec = scenario.loop
     out = []
     after = (spec or NO_LOOP)._replace(after_call="auto")
-    if _ends_with(scenario._replace(loop=after), override, provider, capabilities):
+    after_ends = _ends_with(scenario._replace(loop=after), override, provider, capabilities)
+    if after_ends:
         out.append("set loop.after_call: auto" if spec is not None else "add loop: {after_call: auto} to the scenario")
         out[-1] += " (after a step that called a tool, a forcing choice is sent as auto)"
     last = steps[-1][1]  # the repeating step's: a stop tool it may call ends the loop; not where it names another
@@ -193,10 +195,53 @@ def ways_out(scenario: Scenario, override: Any = None, provider: str | None = No
                        "step repeats)")
     elif _ends_with(scenario._replace(tool_choice=AUTO), override, provider, capabilities):
         out.append("write tool_choice: auto at the top level (it is every step's, step 1's too)")
-    if any(by_extra for _, _, by_extra in steps) or not out:
+    freed = _extra_freed(scenario, provider, capabilities)
+    if freed is not None:  # extra holds the choice: taking it out, alone or with after_call auto, checked likewise
+        edited, field = freed
+        where = f"take {field} out of providers.{provider}.extra"
+        if _ends_with(edited, override, provider, capabilities):
+            out.insert(0, f"{where} (it is sent in place of every step's choice, over loop.after_call too)")
+        elif not after_ends and _ends_with(edited._replace(loop=after), override, provider, capabilities):
+            out.append(f"{where} and " + ("set loop.after_call: auto" if spec is not None else
+                                          "add loop: {after_call: auto} to the scenario")
+                       + " (extra's choice is sent in place of every step's, over loop.after_call too)")
+    if not out or (freed is None and any(by_extra for _, _, by_extra in steps)):
         out.insert(0, f"take tool_choice out of providers.{provider}.extra (it is sent in place of every step's "
                       "choice, over loop.after_call too)")
     return out
+
+
+def _extra_freed(scenario: Scenario, provider: str | None,
+                 capabilities: Any = None) -> tuple[Scenario, str] | None:
+    """``scenario`` with the tool choice taken out of ``providers.<provider>.extra`` (at the path the family's
+    request holds it: ``Translation.choice_path``, parents left empty dropped too), and that path's words; None
+    where extra does not write it."""
+    if provider is None:
+        return None
+    settings = scenario.settings_for(provider)
+    from .model import RenderOptions
+    from .registry import translate
+
+    try:
+        path = translate(provider, scenario, RenderOptions(), capabilities).choice_path
+    except Exception:  # noqa: BLE001 - the step's own translation reports what fails here
+        path = ("tool_choice",)
+
+    def without(node: Any, rest: tuple[str, ...]) -> Any:
+        if not isinstance(node, dict) or rest[0] not in node:
+            return None
+        if len(rest) == 1:
+            return {k: v for k, v in node.items() if k != rest[0]}
+        inner = without(node[rest[0]], rest[1:])
+        if inner is None:
+            return None
+        return {k: v for k, v in node.items() if k != rest[0]} | ({rest[0]: inner} if inner else {})
+
+    extra = without(dict(settings.extra), path)
+    if extra is None:
+        return None
+    providers = {**scenario.providers, provider: settings._replace(extra=extra)}
+    return scenario._replace(providers=providers), ".".join(path)
 
 
 def cannot_end(scenario: Scenario, override: Any = None, provider: str | None = None,

@@ -313,6 +313,9 @@ def verdict_of(saved: Any, provider: str, reply: Any) -> dict[str, Any]:
     return verdict(scenario, reply, translation)
 
 
+_B64_SPACE = dict.fromkeys(map(ord, " \t\r\n\v\f"))  # ASCII whitespace: any other character stays refused
+
+
 def recorded_reply(har: Har, call: Call) -> tuple[Any, str]:
     """(the Reply the entry's response holds, how it was read) — (None, why) when it holds none."""
     from . import limits
@@ -327,8 +330,8 @@ def recorded_reply(har: Har, call: Call) -> tuple[Any, str]:
         return None, "the HAR holds no response body for this entry"
     mime = str(content.get("mimeType") or "").split(";")[0].strip().lower()
     if content.get("encoding") == "base64":
-        try:
-            data = base64.b64decode(text, validate=True)
+        try:  # RFC 2045 6.8 wraps base64 at 76 columns and HAR 1.2 forbids no line break: whitespace alone goes
+            data = base64.b64decode(text.translate(_B64_SPACE), validate=True)
         except (binascii.Error, ValueError):
             raise ToolchoiceError(f"{where(har.file, call.index)}: response.content.text is not base64, as its "
                                   "encoding says", hint=HINT) from None

@@ -23,7 +23,8 @@ the map, as the API names it ('parameters.properties[2].value.items', router-for
 'parameters.properties[5].value', decolua/9router#2309; 'additionalProperties' at 'tools[0].function_declarations[0].
 parameters', Laisky/one-api#60). A JSON Schema sent as a google.protobuf.Value (``parametersJsonSchema``,
 ``responseJsonSchema``), a Struct (``args``, ``response`` of a call's result) and a field whose message is not listed
-here are not looked into.
+here are not looked into. A schema field whose value is of another JSON kind than the field's (a list for ``type``, an
+object or a number for ``required``) is found too (``judged``): gemini_mock.py answers it.
 """
 
 from __future__ import annotations
@@ -120,11 +121,26 @@ _SPELLED = {message: _spellings(fields) for message, fields in MESSAGES.items()}
 REQUEST_FIELDS = frozenset(_SPELLED["GenerateContentRequest"])
 
 
+# A Schema's fields by the JSON kind of their value (content.proto at bc7e3ba; google-genai 3.6.1 types.Schema): the
+# repeated ones (a list), the google.protobuf.Value ones (any JSON); the rest are one value each (a scalar, a message,
+# a map). Only a schema's fields are judged by kind: the fields of other messages are read by mock_read itself.
+SCHEMA_REPEATED = frozenset({"enum", "required", "any_of", "property_ordering"})
+SCHEMA_ANY = frozenset({"example", "default"})
+
+
 def unknown(body: dict[str, Any]) -> list[tuple[str, str | None, str]]:
     """Each key of the body a message has not, in body order, depth first: (the key as sent, its message's place in
-    proto field names or None at the top, the message's name). Walked with a stack of its own, not by recursion: a
-    schema nested as deep as the JSON parser reads is walked whole."""
-    found: list[tuple[str, str | None, str]] = []
+    proto field names or None at the top, the message's name)."""
+    return [(key, at, message) for key, at, message, kind in judged(body) if kind is None]
+
+
+def judged(body: dict[str, Any]) -> list[tuple[str, str | None, str, str | None]]:
+    """Each key of the body a message has not (kind None), and each field of a schema whose value is of another JSON
+    kind than the field's (kind "repeating": a list where the field is one value; "list": one value where the field
+    is repeated; "map" / "object": no object where the field is a map / a message), in body order, depth first: (the
+    key as sent, its message's place, the message's name, the kind). Walked with a stack of its own, not by
+    recursion: a schema nested as deep as the JSON parser reads is walked whole."""
+    found: list[tuple[str, str | None, str, str | None]] = []
     frames: list[Iterator[tuple[str, Any, Any, str | None]]] = [_fields("GenerateContentRequest", body, None)]
     while frames:
         task = next(frames[-1], None)
@@ -134,9 +150,13 @@ def unknown(body: dict[str, Any]) -> list[tuple[str, str | None, str]]:
         message, key, inner, at = task
         name = _SPELLED[message].get(key)
         if name is None:
-            found.append((str(key), at, message))
+            found.append((str(key), at, message, None))
             continue
         child = MESSAGES[message][name]
+        if message == "Schema" and inner is not None and name not in SCHEMA_ANY:
+            kind = _misfit(name, child, inner)
+            if kind is not None:
+                found.append((str(key), at, message, kind))
         if child is None:
             continue
         place = name if at is None else f"{at}.{name}"
@@ -156,3 +176,14 @@ def unknown(body: dict[str, Any]) -> list[tuple[str, str | None, str]]:
 
 def _fields(message: str, value: dict[str, Any], at: str | None) -> Iterator[tuple[str, Any, Any, str | None]]:
     return ((message, key, inner, at) for key, inner in value.items())
+
+
+def _misfit(name: str, child: str | None, inner: Any) -> str | None:
+    """The kind a schema field's value misses (``judged``), or None."""
+    if name in SCHEMA_REPEATED:
+        return None if isinstance(inner, list) else "list"
+    if child is not None and child.startswith("map:"):
+        return None if isinstance(inner, dict) else "map"
+    if isinstance(inner, list):
+        return "repeating"
+    return "object" if child is not None and not isinstance(inner, dict) else None
