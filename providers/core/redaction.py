@@ -230,6 +230,8 @@ class Redactor:
         if again is None:  # a key's spelling could match across a quote or in the document's numbers: both passes
             return self.text(dump(shown))
         text = dump(shown)
+        if "AKIA" in text or "ASIA" in text:  # an AWS secret is a key beside an access key id in the same text
+            return self.text(text)  # (key_looks._aws_secret_spans): the document's text pairs them across strings
         # a string JSON escapes is redone only when a key's spelling or piece may be in the text at an escape
         again.escaped = "\\" in text and again.pieces_in(again.at_escapes(text))
         if shown is value and not again.escaped:  # data changed nothing
