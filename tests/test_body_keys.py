@@ -416,7 +416,7 @@ def test_a_key_the_upstream_spells_out_in_pieces_is_not_kept_by_the_proxy(tmp_pa
 
 
 _PARTS = ["sk-", "sk-ant-api03-", "sk-proj-", "T3BlbkFJ", "AIza", "AQ.Ab", "AQ.", "AKIA", "ASIA", "gsk_", "xai-",
-          "hf_", "ghp_", "github_pat_", "EXAMPLE",
+          "hf_", "ghp_", "github_pat_", "EXAMPLE", "pplx-", "csk-", "tgp_v1_", "fw_", "ya29.", ".", "Word", "x7",
           "a", "Z", "0", "9", "_", "-", " ", "\n", "\\", "é", "abcdefghij", "ABCDEFGHIJKLMNOP", "0123456789"]
 
 
@@ -428,14 +428,19 @@ def test_the_prefix_search_finds_what_the_shapes_pattern_finds() -> None:
 
     from hypothesis import given, settings, strategies as st
 
-    from toolchoice.providers.core.key_looks import _openai_style, _random_token
+    from toolchoice.providers.core.key_looks import _openai_style, _random_token, _reads_as_words
     from toolchoice.providers.core.redaction import KEY_SHAPES, key_shapes
 
     edge, end = r"(?<![A-Za-z0-9_-])", r"(?![A-Za-z0-9_-])"
-    names = {"sk-": "openai", "AQ.": "google_auth"}
+    names = {"sk-": "openai", "AQ.": "google_auth", "pplx-": "pplx", "csk-": "csk", "tgp_v1_": "tgp",
+             "fw_": "fw", "ya29.": "ya29"}
     everywhere = re.compile("|".join(f"(?P<{names.get(prefix, f'row{i}')}>{edge}(?:{pattern}){end})"
                                      for i, (_, prefix, pattern, _) in enumerate(KEY_SHAPES)))
-    read = {"openai": _openai_style, "google_auth": lambda key: _random_token(key[5:])}
+    read = {"openai": _openai_style, "google_auth": lambda key: _random_token(key[5:]),
+            # the prefixed rows whose tail must not be a name's words (pplx-api-docs; csk-'s pieces longer)
+            **{name: (lambda n, piece: lambda key: not _reads_as_words(key[n:], piece))(
+                len(prefix), 8 if prefix == "csk-" else 4)
+               for prefix, name in names.items() if name in ("pplx", "csk", "tgp", "fw", "ya29")}}
 
     @settings(max_examples=300, deadline=None, database=None)
     @given(st.lists(st.sampled_from(_PARTS), max_size=40).map("".join))

@@ -24,10 +24,16 @@ XAI = "xai-" + "Q1w2E3r4" * 10
 HF = "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh"
 GITHUB = "ghp_" + "A1b2C3d4" * 4 + "E5f6"
 GITHUB_PAT = "github_pat_" + "11ABCDEFG0" + "abcdefghij" * 2 + "_" + "Z9y8X7w6V5" * 6
+PERPLEXITY = "pplx-" + "Tq4Wz8Kd2Ns6Hv0Lm3Pc7Xb1" * 2
+CEREBRAS = "csk-" + "x7d2kq9m4v8t1p6w3n5c0r2h" * 2
+TOGETHER = "tgp_v1_" + "Hy7_Rk2-Mq9Lp4Vr1Zt6Wn3Hc8Jf5Gy0Ds2Kb4Nx6Pe"
+FIREWORKS = "fw_" + "Zr8Kq2Wm5Tn9Vb3Xc7Ld1Hf6"
+GOOGLE_OAUTH = "ya29." + "a0AfH6Sm" * 20
 PLAIN = "pk-plain-9f8e7d6c5b4a3210"  # no known shape: a key only where a name says so
 SHAPES = {"an OpenAI-style key": OPENAI, "an Anthropic key": ANTHROPIC, "a Google API key": GOOGLE,
           "an AWS access key id": AWS, "a Groq key": GROQ, "an xAI key": XAI, "a Hugging Face token": HF,
-          "a GitHub token": GITHUB}
+          "a GitHub token": GITHUB, "a Perplexity key": PERPLEXITY, "a Cerebras key": CEREBRAS,
+          "a Together key": TOGETHER, "a Fireworks key": FIREWORKS, "a Google OAuth access token": GOOGLE_OAUTH}
 HEAD = ("tools:\n  - name: get_weather\n    description: Get the weather.\n"
         "    parameters: {type: object, properties: {city: {type: string}}}\n"
         "messages:\n  - {role: user, content: hi}\nproviders:\n  openai:\n")  # settings start on line 9

@@ -25,7 +25,11 @@ _PARTS = [ENV_KEY, MCP_TOKEN, SHAPED, PLAIN, ENV_KEY[5:19], ENV_KEY[-13:], MCP_T
           "é", "sk-", "AIza", "0123456789", ": ", ", ",
           # an AWS secret access key is found beside an access key id in the same text (key_looks._aws_secret_spans)
           "AKIA" + "Q3ZB7XK2M9TR4WPL", "Zk3pQ8rT/2vXw+9LmN4bYc7HdJ1sFgA6eU0oWiKq", "=", "u001b",
-          "AQ.Ab8" + "xY3_kL9mP2-qR7sT4vW1zB5nC8dF0gH6jK2lM4pQ7rS9tU"]
+          "AQ.Ab8" + "xY3_kL9mP2-qR7sT4vW1zB5nC8dF0gH6jK2lM4pQ7rS9tU",
+          # the shapes of key_looks' later rows, and names that begin as they do (shown as written)
+          "pplx-" + "Tq4Wz8Kd2Ns6Hv0Lm3Pc7Xb1" * 2, "csk-" + "x7d2kq9m4v8t1p6w3n5c0r2h" * 2,
+          "tgp_v1_" + "Hy7_Rk2-Mq9Lp4Vr1Zt6Wn3Hc8Jf5Gy0Ds2Kb4Nx6Pe", "fw_" + "Zr8Kq2Wm5Tn9Vb3Xc7Ld1Hf6", "ya29." + "a0AfH6" * 8,
+          "fw_version", "csk-config", "pplx-api-docs", "ya29.example", "."]
 TEXTS = st.lists(st.sampled_from(_PARTS), max_size=8).map("".join)
 NAMES = st.sampled_from(["content", "api_key", "apiKey", "my api key", "token", "key", "password", "text", "args"])
 SCALARS = st.one_of(TEXTS, st.integers(-10**20, 10**20), st.floats(allow_nan=False), st.booleans(), st.none())

@@ -67,6 +67,30 @@ KEY_SHAPES: tuple[tuple[str, str, str, str], ...] = (
      "2026-11-27): 'ghp_ for Personal Access Tokens, gho_ for OAuth Access tokens, ghu_ for GitHub App "
      "user-to-server tokens, ghs_ for GitHub App server-to-server tokens, ghr_ for GitHub App refresh tokens'; "
      "fine-grained tokens github_pat_ (magnetikonline's gist: 93 characters)"),
+    # The next five rows' tails must not read as words (_reads_as_words: pplx-api-docs, fw_version, csk-config are
+    # names; their hyphens and underscores, which no key of these rows holds but Together's, end the match anyway)
+    ("a Perplexity key", "pplx-", r"pplx-[A-Za-z0-9]{48}",
+     "secondary, read 2026-11-27: betterleaks/betterleaks (gitleaks' successor) cmd/generate/config/rules/"
+     "perplexity.go, rule perplexity-api-key '\\b(pplx-[a-zA-Z0-9]{48})', keywords 'pplx-', false positive "
+     "'pplx-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' (no Perplexity page found that states the form)"),
+    ("a Cerebras key", "csk-", r"csk-(?=[a-z0-9]*[0-9])[a-z0-9]{48}",
+     "secondary, read 2026-11-27: betterleaks/betterleaks cmd/generate/config/rules/cerebras.go, rule "
+     "cerebras-api-key 'csk-[a-z0-9]{48}', keywords 'csk-', false positives '// Too short "
+     "csk-6nptf4w5cx36fw58t3hkx'; setup guides 'Copy the key (starts with csk-...)'"),
+    ("a Together key", "tgp_v1_", r"tgp_v1_[A-Za-z0-9_-]{43}",
+     "secondary, read 2026-11-27 (no Together page or rule set found that states the form; gitleaks-AI's "
+     "together-api-token rule knows only the older 64 hex digits under a 'together' name): keys pasted into public "
+     "code are all 'tgp_v1_' and 43 of A-Z a-z 0-9 _ - (base64url of 32 bytes, as secrets.token_urlsafe(32)); an "
+     "e2e test's 'expect(raw).not.toContain('tgp_v1_')'"),
+    ("a Fireworks key", "fw_", r"fw_[A-Za-z0-9]{20,}",
+     "secondary, read 2026-11-27 (Fireworks' docs write only 'export FIREWORKS_API_KEY=\"fw_...\"', "
+     "fw-ai/cookbook; no rule set with a Fireworks prefix rule found): a key pasted into public code, 'fw_' and 24 "
+     "letters and digits; scanners' rules 'fw_[a-zA-Z0-9]{24,}', 'fw_[A-Za-z0-9]{20,}', 'fw_[A-Za-z0-9]{32,}'"),
+    ("a Google OAuth access token", "ya29.", r"ya29\.[A-Za-z0-9_-]{30,}(?:\.[A-Za-z0-9_-]+)*",
+     "secondary, read 2026-11-27 (no Google page found that states the form; Google's OAuth docs call access "
+     "tokens opaque): a token endpoint's answer '\"access_token\" : \"ya29.AHES6ZT…\", \"token_type\" : "
+     "\"Bearer\"' (pastebin.com/sZd2ut8f, 2013); scanners' rules 'ya29\\.[0-9A-Za-z\\-_]+', "
+     "'ya29\\.[\\w\\-\\.]+' (a dot inside is kept: the token is replaced whole)"),
 )
 
 
@@ -125,18 +149,43 @@ def key_shapes(text: str) -> list[tuple[str, str, str]]:
 # The shapes as one pattern with a look-behind for the edge, tried at every place of a text, cost ~0.5 s a MB (the
 # look-behind, per pattern; a 10 MB body took 4.7 s); every shape begins with one of these prefixes, which one
 # C-speed search finds (~9 ms a MB), and the shape is tried only there (the same matches: tests/test_body_keys.py).
-_PREFIXES = re.compile(r"sk-|AIza|AQ\.Ab|AKIA|ASIA|gsk_|xai-|hf_|gh[pousr]_|github_pat_")
+_PREFIXES = re.compile(r"sk-|AIza|AQ\.Ab|AKIA|ASIA|gsk_|xai-|hf_|gh[pousr]_|github_pat_|pplx-|csk-|tgp_v1_|fw_|ya29\.")
 _SHAPE_AT = re.compile("|".join(f"(?P<s{i}>(?:{pattern}){_END})" for i, (_, _, pattern, _) in enumerate(KEY_SHAPES)))
 _OPENAI_GROUP = f"s{next(i for i, row in enumerate(KEY_SHAPES) if row[1] == 'sk-')}"
 _GOOGLE_AUTH_GROUP = f"s{next(i for i, row in enumerate(KEY_SHAPES) if row[1] == 'AQ.')}"
 
 
+# the rows whose tail (after the prefix) must not read as words (_reads_as_words), by group: the prefix's length and
+# the least average length of a name's pieces (Cerebras' keys are lower-case and digits only: a random one's pieces
+# are long runs of letters, ~1 in 100 reading as words at 4; none in 20,000 at 8)
+_WORDS_READ = {f"s{i}": (len(row[1]), 8 if row[1] == "csk-" else 4) for i, row in enumerate(KEY_SHAPES)
+               if row[1] in ("pplx-", "csk-", "tgp_v1_", "fw_", "ya29.")}
+# a tail that reads as words: capitalized or lower-case words of 2 or more letters, acronyms up to 5 capitals and
+# short numbers (FirmwareUpdatePackageV2024, firmwareupdatepackage2024, Together-Config-Settings), each 4 or more
+# characters long on average; random text holds a lone lower-case letter between other characters nearly always
+# (measured 2026-11-27: 98 in 100 random 24-character tokens of letters and digits fail the pattern), and the few
+# that pass are made of many short pieces (~10 in 24 characters; a name of 24: ~5): 3 in 10,000 read as words at
+# 24 characters, 8 at 20; none in 20,000 of pplx-'s, csk-'s (at 8), tgp_v1_'s or ya29.'s lengths
+_WORD_PIECE = r"[A-Z]?[a-z]{2,}|[A-Z]{1,5}|[0-9]{1,8}"
+_WORDS = re.compile(rf"(?:{_WORD_PIECE})+(?:[-_.](?:{_WORD_PIECE})+)*")
+_PIECES = re.compile(_WORD_PIECE)
+
+
+def _reads_as_words(tail: str, piece: int = 4) -> bool:
+    """Whether a key row's tail is a name's words (``_WORDS``, pieces of ``piece`` characters or more on average)
+    rather than a random token."""
+    return _WORDS.fullmatch(tail) is not None and piece * len(_PIECES.findall(tail)) <= len(tail)
+
+
 def _read_as_key(group: str | None, key: str) -> bool:
     """Whether a match of a row whose pattern alone could spell words is a key: the OpenAI-style row's
-    (``_openai_style``) and Google's auth keys', whose tail must read as random (``_random_token``: AQ.About-the-
-    release-notes-2024 is words)."""
+    (``_openai_style``), Google's auth keys', whose tail must read as random (``_random_token``: AQ.About-the-
+    release-notes-2024 is words), and the rows of ``_WORDS_READ``, whose tail must not read as words."""
     if group == _OPENAI_GROUP:
         return _openai_style(key)
+    if group in _WORDS_READ:
+        prefix, piece = _WORDS_READ[group]
+        return not _reads_as_words(key[prefix:], piece)
     return group != _GOOGLE_AUTH_GROUP or _random_token(key[5:])
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 # AWS's documentation's own example key ids (AKIAIOSFODNN7EXAMPLE, read 2026-11-27 in the STS GetAccessKeyInfo page
