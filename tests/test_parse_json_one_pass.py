@@ -77,7 +77,7 @@ def _printed(redactor: Redactor, reply: Reply, verdict: Any, translation: Any, e
     return json_document(parse_json("openai", reply, verdict, translation), redactor)
 
 
-@settings(max_examples=200, deadline=None, database=None)
+@settings(max_examples=100, deadline=None, database=None)
 @given(SECRETS, REPLIES, VERDICTS, TRANSLATIONS)
 @example({ENV_KEY: "$OPENAI_API_KEY"}, Reply((ToolCall("call_1", "get_weather", {"api_key": ENV_KEY[:20]}),),
                                              "paste " + SHAPED, error=ProviderError(401, "Bearer", ENV_KEY)),
