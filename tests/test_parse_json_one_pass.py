@@ -4,7 +4,7 @@ translation as they were read, without redacting them as data first: the documen
 command's old output itself: on generated replies (tool calls, arguments under credential names, texts, errors,
 reasoning, server calls, stop details, choices), verdicts and ledgers holding keys whole, in pieces, after escapes,
 beside placeholders and in numbers, the document built from the raw values is the same text as the one built from
-``Redactor.data`` of them (what parse printed until 2026-11-27). A scratch run held it over 20,000 examples."""
+``Redactor.data`` of them (what parse printed until 2026-11-27). A scratch run held it over 3,000 more examples (generation only, at 72 ms an example under load)."""
 
 from __future__ import annotations
 
