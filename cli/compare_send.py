@@ -72,7 +72,7 @@ def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
                 "calls": "\n".join([run.skipped, *_cut_lines(run)]),
                 "verdict": "refused" if t.request is None else
                 (f"cut {len(run.cuts)}" if run.cuts else "skipped"),
-                "latency ms": "–", "tokens in/out": "–"}
+                "latency ms": "–", tokens_header(repeat): "–"}
     sample = run.first
     assert sample is not None
     row = {"provider": run.provider, "tool_choice on the wire": wire}
@@ -92,7 +92,7 @@ def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
         row["verdict"] = v["category"] + ("" if v.get("enforced", True) or v["category"] == "error"
                                           else " (not enforced)")
         row["latency ms"] = "–" if sample.latency_ms is None else f"{sample.latency_ms:.0f}"
-        row["tokens in/out"] = f"{usage.input_tokens or '–'}/{usage.output_tokens or '–'}"
+        row["tokens"] = _tokens(usage.input_tokens, usage.output_tokens)
     else:
         s = summary(run)
         assert s is not None
@@ -107,9 +107,21 @@ def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
         lat = s["latency_ms"]
         row["latency ms"] = f"p50 {lat['p50']:.0f} / p95 {lat['p95']:.0f}" if lat["p50"] is not None else "–"
         tok = s["tokens"]
-        row["tokens in/out"] = (f"{tok['input_mean']:.0f}/{tok['output_mean']:.0f} mean"
-                                if tok["input_mean"] is not None and tok["output_mean"] is not None else "–")
+        mean = [None if value is None else round(value) for value in (tok["input_mean"], tok["output_mean"])]
+        row["tokens (mean)"] = _tokens(*mean)
     return row
+
+
+def tokens_header(repeat: int) -> str:
+    """The tokens column's header: one sample's, or the mean over the samples (as run's per-step table heads it)."""
+    return "tokens" if repeat == 1 else "tokens (mean)"
+
+
+def _tokens(input_tokens: Any, output_tokens: Any) -> str:
+    """``in 10 / out 5`` as run's tables and send say it (output.tokens_cell); "–" where neither is known."""
+    from .output import tokens_cell
+
+    return "–" if input_tokens is None and output_tokens is None else tokens_cell(input_tokens, output_tokens)
 
 
 def _verdict_style(text: str) -> str:
@@ -158,21 +170,23 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
             document["partial"] = True
             write_json(dumps_indented(document))
     elif format == "markdown":
-        emit(_markdown(rows, _diff_lines(send_diff(runs))), secrets)
+        emit(_markdown(rows, _diff_lines(send_diff(runs)), columns(repeat)), secrets)
     else:
         emit_pretty(lambda console: _pretty(console, scenario_path, rows, _diff_lines(send_diff(runs)), result.wall_ms,
                                             repeat, runs), secrets)
     return exits.concluded(result, scenario_path if many else None), document
 
 
-COLUMNS = ("provider", "tool_choice on the wire", "calls", "verdict", "latency ms", "tokens in/out")
+def columns(repeat: int) -> tuple[str, ...]:
+    """The rows' columns, the tokens one headed as ``tokens_header`` says."""
+    return ("provider", "tool_choice on the wire", "calls", "verdict", "latency ms", tokens_header(repeat))
 
 
-def _markdown(rows: list[dict[str, str]], diff_lines: list[str]) -> str:
+def _markdown(rows: list[dict[str, str]], diff_lines: list[str], shown: tuple[str, ...]) -> str:
     from . import markdown_text as md
 
-    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    lines += ["| " + " | ".join(md.cell(r[c]) for c in COLUMNS) + " |" for r in rows]
+    lines = ["| " + " | ".join(shown) + " |", "|" + "---|" * len(shown)]
+    lines += ["| " + " | ".join(md.cell(r[c]) for c in shown) + " |" for r in rows]
     if diff_lines:
         lines += ["", "**Argument diff**", ""] + [f"- {md.cell(line, newline=' ')}" for line in diff_lines]
     return "\n".join(lines)
@@ -200,8 +214,9 @@ def _pretty(console: Any, scenario_path: Path, rows: list[dict[str, str]], diff_
     from .compare_view import SEVERITY_STYLE_TEXT, fit_table, grouped_findings, providers_named
 
     title = f"{shown_path(scenario_path)} · sent{f' × {repeat}' if repeat > 1 else ''} · wall {wall_ms / 1000:.2f} s"
-    cells = [[Text(row[c], style=_verdict_style(row[c]) if c == "verdict" else "") for c in COLUMNS] for row in rows]
-    console.print(fit_table(console, title, COLUMNS, cells, show_lines=True))
+    shown = columns(repeat)
+    cells = [[Text(row[c], style=_verdict_style(row[c]) if c == "verdict" else "") for c in shown] for row in rows]
+    console.print(fit_table(console, title, shown, cells, show_lines=True, pairs=(shown[-1],)))
     # what the dry run shows too: the ledgers' warnings and errors, and what the transport retried
     # (a provider skipped for want of its key sent nothing: its key is not said to go anywhere)
     ledgers = {r.provider: [e for e in r.translation.ledger if not (r.skipped and e.code == "env.key_destination")]

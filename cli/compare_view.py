@@ -36,8 +36,8 @@ def markdown(rows: list[dict[str, str]], extra_columns: tuple[str, ...] = ()) ->
 
 # Short headers for narrow terminals, and the order columns are dropped in when even those do not fit.
 SHORT = {"tool_choice on the wire": "on the wire", "parallel": "par.", "endpoint": "host", "latency ms": "ms",
-         "tokens in/out": "tokens"}
-DROP_ORDER = ("endpoint", "tools", "parallel", "strict", "tokens in/out", "latency ms", "ledger")
+         "tokens (mean)": "tokens"}
+DROP_ORDER = ("endpoint", "tools", "parallel", "strict", "tokens", "tokens (mean)", "latency ms", "ledger")
 # A host is not among them: folded, `api.openai.com` read `api.openai.` over `com`; the endpoint column goes first.
 WRAPS = {"tool_choice on the wire", "calls", "verdict", "what changed / what to know", "evidence", "API tool_choice"}
 SEVERITY_STYLE_TEXT = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -64,7 +64,7 @@ def colourless(console: object) -> bool:
 
 
 def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list[list[object]],
-              show_lines: bool = False) -> object:
+              show_lines: bool = False, pairs: tuple[str, ...] = ()) -> object:
     """The table that fits the console and reads best: every column, then one fewer at a time in DROP_ORDER, each
     set laid out under its full headers or its short ones (``_layout`` counts the lines), and a column dropped only
     where that makes the table much shorter (``_much_longer``): the columns that fold (the wire form) keep their
@@ -72,7 +72,11 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
     table of 86 lines; more width never makes a table much longer). Headers never
     fold; ids, hosts and codes never wrap; only free-text columns (WRAPS) fold, never inside a name or a unit
     ("95% CI 57%–100%)"). Where not even the fewest columns fit at their least, one record a row
-    (``record_rows``). Returns the table (rows of rich Texts in ``cells``, one per column)."""
+    (``record_rows``). ``pairs``: the columns whose cells are two halves joined by " / " (the tokens, ``in 10 / out
+    5``, as run's tables say them: table_fit.fitted_table's ``pairs``), whole on one line under the full headers;
+    under the short ones each half on a line of its own where that makes the table shorter (the column as narrow as
+    its wider half), else whole.
+    Returns the table (rows of rich Texts in ``cells``, one per column)."""
     from rich.table import Table
 
     width = getattr(console, "width", 80)
@@ -82,10 +86,14 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
         if column in keep and column != columns[0]:
             keep.remove(column)
             steps.append(list(keep))
-    texts = _Texts(cells)
+    texts = _Texts(cells, tuple(columns.index(c) for c in pairs if c in columns))
     best = None
     for chosen in steps:  # each column dropped only where that makes the table much shorter
-        full, short = (_layout(chosen, columns, texts, abridged, width, show_lines) for abridged in (False, True))
+        full = _layout(chosen, columns, texts, False, width, show_lines)
+        # under the short headers a pair's halves on a line each where that makes the table shorter, else whole
+        shorts = [found for halves in ((False, True) if texts.pairs else (False,))
+                  if (found := _layout(chosen, columns, texts, True, width, show_lines, halves)) is not None]
+        short = min(shorts, key=lambda found: found[:2]) if shorts else None
         # full headers where they make the table no longer, nor fold its cells more
         layout = full if full is not None and (short is None or full[:2] <= short[:2]) else short
         if best is None:
@@ -97,9 +105,10 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
     if best is None:  # not even the fewest columns at their least (a tool name of 48 beside an interval): one a row
         from .record_rows import record_table
 
-        return record_table(width, list(columns), cells, short=SHORT, title=title, calls=("calls",),
-                            jsons=tuple(c for c in JSON_COLUMNS if c in columns))
-    _, _, chosen, short, needs, widths = best
+        labels = {k: v for k, v in SHORT.items() if k not in pairs}  # "tokens (mean) in 10 / out 5": the mean said
+        return record_table(width, list(columns), cells, short=labels, title=title, calls=("calls",),
+                            jsons=tuple(c for c in JSON_COLUMNS if c in columns), pairs=pairs)
+    _, _, chosen, short, needs, widths, halves = best
     table = Table(title=title, show_lines=show_lines, title_justify="left")
     for column in chosen:
         header = SHORT.get(column, column) if short else column
@@ -109,6 +118,7 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
             table.add_column(header, no_wrap=True)
     for row in cells:
         table.add_row(*(_calls_broken(row[columns.index(c)], widths.get(c), c in JSON_COLUMNS) if _breaks(c, columns)
+                        else _halves(row[columns.index(c)]) if halves and c in pairs
                         else _units_held(console, row[columns.index(c)], widths.get(c)) for c in chosen))
     left_out = [c for c in columns if c not in chosen]
     if left_out:  # never silently: say which, and where they are whole
@@ -116,6 +126,16 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
                          "-f json shows them)")
         table.caption_justify = "left"
     return table
+
+
+def _halves(cell: object) -> object:
+    """A pair's cell (``in 10 / out 5``) with each half on a line of its own; one style over the whole cell stays."""
+    plain = getattr(cell, "plain", None)
+    if plain is None or " / " not in plain or getattr(cell, "spans", True):
+        return cell
+    out = cell.copy()  # type: ignore[attr-defined]
+    out.plain = plain.replace(" / ", "\n")
+    return out
 
 
 def _much_longer(lines: int) -> float:
@@ -127,24 +147,29 @@ def _much_longer(lines: int) -> float:
 class _Texts:
     """Each column's cell texts and their lines, measured once for every layout tried."""
 
-    def __init__(self, cells: list[list[object]]) -> None:
+    def __init__(self, cells: list[list[object]], pairs: tuple[int, ...] = ()) -> None:
         self.cells = cells
-        self._columns: dict[int, list[list[str]]] = {}
-        self._longest: dict[int, int] = {}
+        self.pairs = pairs  # the columns whose cells are two halves joined by " / " (fit_table's pairs)
+        self._columns: dict[tuple[int, bool], list[list[str]]] = {}
+        self._longest: dict[tuple[int, bool], int] = {}
         self._names: dict[int, int] = {}
         self._pieces: dict[int, int] = {}
 
-    def lines(self, index: int) -> list[list[str]]:
-        found = self._columns.get(index)
+    def lines(self, index: int, halves: bool = False) -> list[list[str]]:
+        """Each cell's lines; ``halves``: a pair column's as the short headers draw it, each half on its own line."""
+        key = (index, halves and index in self.pairs)
+        found = self._columns.get(key)
         if found is None:
-            found = self._columns[index] = [str(row[index]).splitlines() or [""] for row in self.cells]
+            found = self._columns[key] = [(str(row[index]).replace(" / ", "\n") if key[1] else str(row[index]))
+                                          .splitlines() or [""] for row in self.cells]
         return found
 
-    def longest(self, index: int) -> int:
+    def longest(self, index: int, halves: bool = False) -> int:
         """The column's longest line."""
-        if index not in self._longest:
-            self._longest[index] = max((len(line) for lines in self.lines(index) for line in lines), default=0)
-        return self._longest[index]
+        key = (index, halves and index in self.pairs)
+        if key not in self._longest:
+            self._longest[key] = max((len(line) for lines in self.lines(*key) for line in lines), default=0)
+        return self._longest[key]
 
     def longest_piece(self, index: int, json: bool = False) -> int:
         """The widest piece of a call (``json``: of JSON) in the column (``call_lines.longest_piece``), up to
@@ -201,18 +226,19 @@ def _call_lines_count(lines: list[str], width: int, json: bool = False) -> int:
 
 
 def _layout(chosen: list[str], columns: tuple[str, ...], texts: _Texts, short: bool, width: int,
-            show_lines: bool) -> tuple[int, int, list[str], bool, dict[str, tuple[int, int]], dict[str, int]] | None:
+            show_lines: bool, halves: bool = False) -> tuple[int, int, list[str], bool, dict[str, tuple[int, int]],
+                                                             dict[str, int], bool] | None:
     """The lines a layout of ``chosen`` columns takes at ``width`` (header, rows, borders) and the cells its folding
     columns lack, with what draws it; None where its columns do not fit at their least (rich's borders and padding:
-    3 a column, and 1)."""
-    needs = _needs(chosen, columns, texts, short)
+    3 a column, and 1). ``halves``: the pair columns' halves on a line each (fit_table's ``pairs``)."""
+    needs = _needs(chosen, columns, texts, short, halves)
     if 1 + sum(3 + least for least, _ in needs.values()) > width:
         return None
     widths = _fold_widths(needs, width)
     rows = len(texts.cells)
     heights = [1] * rows
     for column in chosen:
-        cell_lines = texts.lines(columns.index(column))
+        cell_lines = texts.lines(columns.index(column), halves)
         at = widths.get(column)
         for i, lines in enumerate(cell_lines):
             tall = (len(lines) if at is None else _call_lines_count(lines, at, column in JSON_COLUMNS)
@@ -221,7 +247,7 @@ def _layout(chosen: list[str], columns: tuple[str, ...], texts: _Texts, short: b
                 heights[i] = tall
     borders = 4 + (max(0, rows - 1) if show_lines else 0)
     lacking = sum(needs[column][1] - at for column, at in widths.items())
-    return sum(heights) + borders, lacking, chosen, short, needs, widths
+    return sum(heights) + borders, lacking, chosen, short, needs, widths, halves
 
 
 def _least(header: str) -> int:
@@ -287,14 +313,14 @@ def _units_held(console: object, cell: object, width: int | None) -> object:
 
 
 def _needs(chosen: list[str], columns: tuple[str, ...], texts: _Texts,
-           short: bool) -> dict[str, tuple[int, int]]:
+           short: bool, halves: bool = False) -> dict[str, tuple[int, int]]:
     """Each chosen column's least and natural width: an unbroken column its longest line (or its header) for both;
     a folding one its least (``_least``, and never below a name written alone in it) and its longest line."""
     needs = {}
     for column in chosen:
         header = SHORT.get(column, column) if short else column
         index = columns.index(column)
-        longest = texts.longest(index)
+        longest = texts.longest(index, halves)
         if column in WRAPS:
             least = max(_least(header), texts.longest_name(index))
             if _breaks(column, columns):  # an argument whole where it is not too long: past it, shortened ("…")

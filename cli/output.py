@@ -572,6 +572,13 @@ class _Unstyled:
         yield Segment.line()
 
 
+def tokens_cell(input_tokens: Any, output_tokens: Any) -> str:
+    """Tokens in and out as `send` words them (``tokens in 48 / out 19``), so a cell reads alone under the short
+    header ``tokens`` or after it in one record a row: ``in 48 / out 19`` (a cell "48/19" said neither); run's
+    tables and compare --send's rows."""
+    return f"in {'–' if input_tokens is None else input_tokens} / out {'–' if output_tokens is None else output_tokens}"
+
+
 def choice_text(value: Any) -> str:
     """``compare_records.choice_text``, imported when first drawn (`render -f json` never loads that module)."""
     from toolchoice.providers.core.compare_records import choice_text as text

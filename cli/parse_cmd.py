@@ -90,6 +90,22 @@ def parse_json(provider: str, reply: Reply, verdict: dict[str, Any] | None,
     return data
 
 
+def json_text(provider: str, reply: Reply, verdict: dict[str, Any] | None, translation: Translation | None,
+              stream: Any, redactor: Any) -> str:
+    """What ``--format json`` prints: ``parse_json``'s document, redacted (``output.json_document``). Built from the
+    values as read where the document's one pass reads each string alone (``Redactor.document_alone``): redacting
+    them as data first, as parse did until 2026-11-27, changes no byte there (tests/test_parse_json_one_pass.py) and
+    cost a walk of the reply (bench/parse_json_pass.py). Where it reads the whole JSON text (a key of digits in the
+    environment, a member's name holding a key), from the values redacted first, as before: the output differs there."""
+    from .output import dumps, json_document
+
+    alone = redactor.document_alone(parse_json(provider, reply, verdict, translation, stream), dump=dumps)
+    if alone is not None:
+        return alone
+    shown_reply, shown_verdict, shown_translation = redactor.data((reply, verdict, translation))
+    return json_document(parse_json(provider, shown_reply, shown_verdict, shown_translation, stream), redactor)
+
+
 def wrong_format(provider: str, body: Any) -> ToolchoiceError | None:
     """When the body has another family's documented reply shape (some parsers read a foreign body as
     an empty reply, others fail): a usage error naming the -p that reads it."""
@@ -194,7 +210,7 @@ def parse(
         judged = verdict(loaded, reply, translation)
     import re
 
-    from .output import emit_drawn, emit_json, output_redactor
+    from .output import emit_drawn, output_redactor
 
     extra_names: tuple[str, ...] = allowed_env(allow_env)
     if scenario is not None:
@@ -202,11 +218,14 @@ def parse(
         extra_names += tuple(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", " ".join(settings.headers.values())))
         extra_names += (settings.api_key_env,) if settings.api_key_env else ()
     redactor = output_redactor(extra_names)
-    # redacted before layout: a key wrapped or cut by the table must not survive in pieces
-    shown_reply, shown_verdict, shown_translation = redactor.data((reply, judged, translation))
     if format is OutputFormat.json:
-        emit_json(parse_json(provider, shown_reply, shown_verdict, shown_translation, streamed), redactor)
+        from .output import write_json
+
+        write_json(json_text(provider, reply, judged, translation, streamed, redactor))
     else:
+        # redacted before layout: a key wrapped or cut by the table must not survive in pieces
+        shown_reply, shown_verdict, shown_translation = redactor.data((reply, judged, translation))
+
         def draw(console: Any) -> None:
             from rich.text import Text
 

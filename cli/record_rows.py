@@ -63,13 +63,15 @@ def _prose_block(value: str, inner: int, room: int, calls: bool = False) -> list
 
 def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None,
                  title: str | None, calls: tuple[str, ...] = (), jsons: tuple[str, ...] = (),
-                 prose: tuple[str, ...] = ()) -> Any:
+                 prose: tuple[str, ...] = (), pairs: tuple[str, ...] = ()) -> Any:
     """One bordered row a record at ``width``: "label value · label value", a label never at the end of a
     line without the start of its value, as wide as rich made the layout before (title, rules). ``calls``: the
     headers whose values are tool calls: one too wide for the rest of its line starts a line with its label and
     is broken only where an argument ends (``call_lines``); ``jsons``: the headers whose values are JSON (a tool_choice
     on the wire), so too, broken between their members (``json_lines``); ``prose``: the headers whose values are
-    text that may quote JSON (a verdict quoting a refusal), so too where they quote it (``prose_ranges``)."""
+    text that may quote JSON (a verdict quoting a refusal), so too where they quote it (``prose_ranges``);
+    ``pairs``: the headers whose values are two halves joined by " / " (``in 10 / out 5``), broken only between the
+    halves (it read "tokens in" over "10 / out 5")."""
     import io
     import re
 
@@ -93,7 +95,7 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
             # a header of no word ("%": the value says it) is left out: "obeyed 5 · 100%", not "· % 100%"
             pieces.append((label if any(ch.isalnum() for ch in label) else "", _shown(console, value),
                            "json" if header in jsons else ("mixed" if header in calls else "prose") if header in prose
-                           else header in calls))
+                           else "pair" if header in pairs else header in calls))
         plain = " · ".join(label + NBSP + value.plain if label else value.plain for label, value, _ in pieces)
         free = free_stand_ins(plain, 2)  # free while the record is under 137,468 characters; else nothing is held
         held_space, held_nbsp = free if len(free) == 2 else (" ", NBSP)
@@ -102,6 +104,9 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
             lead = 2 if i else 0  # a call broken over lines starts a line of its own: "· calls name("
             block, below = None, False  # below: its lines start under its label (its name too long beside it)
             json, is_prose = call == "json", call in ("prose", "mixed")
+            if call == "pair":  # each half's spaces held: a break only between the halves (same length: styles stay)
+                value, call = value.copy(), False
+                value.plain = " / ".join(half.replace(" ", held_space) for half in value.plain.split(" / "))
             broken = (lambda text, room: _prose_block(text, inner, room, call == "mixed")) if is_prose else (
                 lambda text, room: _call_block(text, inner, room, json))
             if call and inner > 1 and not value.spans:

@@ -95,16 +95,12 @@ def _verdict(record: Any) -> str:
 
 
 def _tokens(record: Any) -> str:
+    from .output import tokens_cell
+
     reply = record.reply
     if reply is None or (reply.usage.input_tokens is None and reply.usage.output_tokens is None):
         return "–"
     return tokens_cell(reply.usage.input_tokens, reply.usage.output_tokens)
-
-
-def tokens_cell(input_tokens: Any, output_tokens: Any) -> str:
-    """Tokens in and out as `send` words them (``tokens in 48 / out 19``), so a cell reads alone under the short
-    header ``tokens`` or after it in one record a row: ``in 48 / out 19`` (a cell "48/19" said neither)."""
-    return f"in {'–' if input_tokens is None else input_tokens} / out {'–' if output_tokens is None else output_tokens}"
 
 
 def _latency(record: Any) -> str:
@@ -273,6 +269,7 @@ def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = Non
 
     from toolchoice.providers.core.loop_tally import tally_of
 
+    from .output import tokens_cell
     from .table_fit import fitted_table
 
     tally = tally or tally_of(runs)

@@ -159,4 +159,5 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     # one row a record, each value after its header, a label kept with the start of its value (record_rows)
     from .record_rows import record_table
 
-    return record_table(width, headers, rows, short=short, title=title, calls=calls, jsons=jsons, prose=prose)
+    return record_table(width, headers, rows, short=short, title=title, calls=calls, jsons=jsons, prose=prose,
+                        pairs=pairs)

@@ -132,6 +132,28 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     redacted=_asks_redacted(history))
 
 
+def mock_header_refusal(headers: dict[str, str], body: dict[str, Any]) -> Any:
+    """Fact anthropic.api_version: a request whose anthropic-version header names a version that removes body fields
+    (2026-10-21: temperature, top_p, top_k) and whose body sends one is refused 400, as Anthropic's versions page says.
+    Its words are the fact's, quoted; the API's own error text for it is not recorded, so the 400 says so (UNRECORDED).
+    Another version, or none, and the fields are read as before. The words and fields are read from the fact's value,
+    as the translator reads them (providers/anthropic.py _version_lint)."""
+    from .core.fact_values import VersionRemoves
+    from .core.facts import cited, fact
+    from .core.model import LedgerEntry
+    from .core.refusal_words import UNRECORDED
+
+    said = fact("anthropic.api_version")
+    assert isinstance(said.value, VersionRemoves)
+    removed = said.value.removed(headers, body)
+    if not removed:
+        return None
+    source = cited(said.id).split("; ")[0]  # the versions page, the citation's first
+    return LedgerEntry("error", "api_version.removed_field", f"{', '.join(removed)}: {said.value.header} "
+                       f"{said.value.version} removes {'this field' if len(removed) == 1 else 'these fields'}: "
+                       f"'{said.value.words}' ({source}, fact {said.id}){UNRECORDED}")
+
+
 def _tool_changes(blocks: list[Any], removed: dict[str, None]) -> None:
     """A role: system message's tool_removal / tool_addition blocks (anthropic 2.14.0
     types/beta/beta_system_message_param.py; fact anthropic.tool_changes), folded over the tools as the SDK's tool

@@ -142,7 +142,9 @@ def _choice_shape(choice: Any, provider: str) -> LedgerEntry | None:
     if provider == "openrouter":
         besides = ", or a server tool {\"type\": \"openrouter:web_search\"}"
     status = "422" if provider == "xai" else "400"
-    unrecorded = " (its words for this are not recorded)" if provider in _WORDS_UNRECORDED else ""
+    from .core.refusal_words import UNRECORDED
+
+    unrecorded = UNRECORDED if provider in _WORDS_UNRECORDED else ""
     return LedgerEntry("error", "tool_choice.shape", f"tool_choice {quoted(choice)} is not a shape "
                        f"{CAPABILITIES[provider].title}'s API takes ({source}): an object tool_choice is the named "
                        f"function {{\"type\": \"function\", \"function\": {{\"name\": NAME}}}}{besides}; this is "

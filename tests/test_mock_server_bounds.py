@@ -138,9 +138,9 @@ def test_the_proxy_answers_a_small_request_while_a_large_one_is_being_judged(mon
 
     held, judge = Held(), proxy.judge
 
-    def holding(provider: str, module: Any, body: Any, route: Any) -> Any:
+    def holding(provider: str, module: Any, body: Any, route: Any, *headers: Any) -> Any:
         held.hold(len(json.dumps(body)))
-        return judge(provider, module, body, route)
+        return judge(provider, module, body, route, *headers)
 
     monkeypatch.setattr(proxy, "judge", holding)
     with running_mock("openai") as upstream:

@@ -225,22 +225,36 @@ class Redactor:
         ``cli.output.dumps``, the same text), redacted: what ``self.text(dump(self.data(value)))`` gives, in one pass
         over the data where the text pass could add nothing (``_TextAgain``: it is done only on the strings it could
         change, as their JSON text)."""
+        return self._document(value, dump)[0]
+
+    def document_alone(self, value: Any, dump: Callable[[Any], str] = dumps_indented) -> str | None:
+        """``document``'s text where it read each string of ``value`` alone; None where it read the whole JSON text
+        (a key's spelling could match across a quote or in the document's numbers, a member's name held a key, a
+        string nested past the stack). A document built from values already redacted as ``data`` is the same text
+        where this one is not None (parse --format json skips that early pass: tests/test_parse_json_one_pass.py);
+        not always where the whole text is read: an AWS secret is found there beside an access key id another string
+        holds, which the early pass may have redacted first."""
+        text, alone = self._document(value, dump)
+        return text if alone else None
+
+    def _document(self, value: Any, dump: Callable[[Any], str]) -> tuple[str, bool]:
+        """(``document``'s text, whether each string was read alone rather than the whole text)."""
         shown = self.data(value)
         again = _text_again(self)
         if again is None:  # a key's spelling could match across a quote or in the document's numbers: both passes
-            return self.text(dump(shown))
+            return self.text(dump(shown)), False
         text = dump(shown)
         if "AKIA" in text or "ASIA" in text:  # an AWS secret is a key beside an access key id in the same text
             return self.text(text)  # (key_looks._aws_secret_spans): the document's text pairs them across strings
         # a string JSON escapes is redone only when a key's spelling or piece may be in the text at an escape
         again.escaped = "\\" in text and again.pieces_in(again.at_escapes(text))
         if shown is value and not again.escaped:  # data changed nothing
-            return text
+            return text, True
         try:
             redone = again.walk(shown, value)
         except (RecursionError, ValueError):
-            return self.text(text)
-        return text if redone is shown else dump(redone)
+            return self.text(text), False
+        return (text if redone is shown else dump(redone)), True
 
     def contains(self, text: str) -> bool:
         """Whether any spelling or long piece of a secret, or a key found by its look, is in ``text``."""

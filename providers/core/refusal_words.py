@@ -18,6 +18,9 @@ from .fact_record import CITE_END, Fact
 from .fact_values import RefusalWords, refusals
 
 _VERIFIED = "2026-11-27"
+# how a mock's 400 in toolchoice's words ends where no recording gives the API's own for the case (DeepSeek's and
+# OpenRouter's tool_choice shapes, Anthropic's fields an API version removes)
+UNRECORDED = " (its words for this are not recorded)"
 _MANUAL = "enabled"  # Claude's manual thinking {type: enabled}: the case the forced-choice words were recorded for
 _FORCED = "Thinking may not be enabled when tool_choice forces tool use."
 # the recorded body of OpenAI's (and Azure's) tools-with-effort 400 beside its message (fact openai.tools_effort_words)

@@ -3,7 +3,8 @@ the translator's own planning and lints run on it (the same facts ``render`` and
 what the real API refuses becomes the refusal the mock answers with. Then what to answer.
 
 The family's mock module (``providers/<module>_mock.py``, ``registry.mock_family``) offers ``mock_read(body, route) -> MockRead`` (``provider=`` too when it
-serves several hosts: ``MOCK_PER_HOST``); this
+serves several hosts: ``MOCK_PER_HOST``), and may offer ``mock_header_refusal(headers, body) -> LedgerEntry | None``,
+a refusal the request's headers bring (Anthropic's anthropic-version removing body fields); this
 module names no provider.
 """
 
@@ -112,8 +113,10 @@ def _body_limits(provider: str, model: str | None) -> tuple[Any, ...]:
     return limits
 
 
-def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Judged:
-    """Read and judge one request body for ``provider`` (its family ``module``)."""
+def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any],
+          headers: Mapping[str, str] | None = None) -> Judged:
+    """Read and judge one request body for ``provider`` (its family ``module``), sent with ``headers`` (the names
+    lower-cased, as the server reads them)."""
     if not isinstance(body, dict):
         return Judged(None, None, (), (), "the request body must be a JSON object")
     per_host = {"provider": provider} if getattr(module, "MOCK_PER_HOST", False) else {}
@@ -129,6 +132,12 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
     refusal = read.refusal
     envelope: tuple[tuple[str, Any], ...] = ()
     status = 400
+    by_headers = getattr(module, "mock_header_refusal", None)  # a header the body's fields do not agree with
+    refusing = by_headers(headers or {}, body) if by_headers is not None else None
+    if refusing is not None:  # the line says it even where the body's own refusal answers first
+        said = _in_api_words(provider, refusing, read, body, findings)
+        if refusal is None:
+            refusal, envelope, status = said
     limit = CAPABILITIES[provider].tool_limit  # more tools than a source says the API takes: its words, first
     over = limit.over(body) if limit is not None else None
     if over is not None:

@@ -61,7 +61,8 @@ class ProxyHandler:
             await self._client.aclose()
             self._client = None
 
-    def _judged(self, raw: bytes, route: dict[str, Any] | None) -> tuple[Any, Judged]:
+    def _judged(self, raw: bytes, route: dict[str, Any] | None,
+                headers: dict[str, str] | None = None) -> tuple[Any, Judged]:
         """The body read and judged (in a worker thread when it is large: ``Judges``)."""
         if route is None:
             return None, Judged(None, None, (), (), None)
@@ -74,7 +75,7 @@ class ProxyHandler:
         if body is None:
             return None, Judged(None, None, (), (), None)
         try:
-            return body, judge(self.provider, self.module, body, route)
+            return body, judge(self.provider, self.module, body, route, headers)
         except Exception as exc:  # noqa: BLE001 - a fault of the reader's: the request still goes on as sent, and its
             from ..redaction import Redactor  # line says what could not be judged (the readers refuse odd types: 400)
 
@@ -98,7 +99,7 @@ class ProxyHandler:
         number = self.count
         path = urlsplit(request.target).path
         route = self.module.mock_route(request.method, path)
-        body, judged = await self.judges.run(len(request.body), self._judged, request.body, route)
+        body, judged = await self.judges.run(len(request.body), self._judged, request.body, route, request.headers)
         # the body goes on as sent (the API needs its MCP secrets); records and saves never hold them, nor the
         # client's key, which the API may quote back ("Incorrect API key provided: sk-...")
         kept = {**client_secrets(request.headers, request.target),

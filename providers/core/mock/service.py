@@ -123,7 +123,7 @@ class MockService:
             data = None
             judged = Judged(None, None, (), unparsed(exc), self._unparsed_words(exc))
         else:
-            judged = judge(self.provider, self.module, data, route)  # the body as sent
+            judged = judge(self.provider, self.module, data, route, headers)  # the body as sent
         shown = scrub_module(self.module, data)  # what is kept or echoed: its MCP secrets replaced
         kept = secrets(shown.values, GUARD_AT_MOST)
         found = body_keys(data)  # saved and printed as [redacted]; the answer is made from the body as sent
