@@ -245,7 +245,7 @@ class Redactor:
             return self.text(dump(shown)), False
         text = dump(shown)
         if "AKIA" in text or "ASIA" in text:  # an AWS secret is a key beside an access key id in the same text
-            return self.text(text)  # (key_looks._aws_secret_spans): the document's text pairs them across strings
+            return self.text(text), False  # (key_looks._aws_secret_spans): the text pairs them across strings
         # a string JSON escapes is redone only when a key's spelling or piece may be in the text at an escape
         again.escaped = "\\" in text and again.pieces_in(again.at_escapes(text))
         if shown is value and not again.escaped:  # data changed nothing
