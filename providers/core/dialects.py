@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from .error_keys import says_no_key
 from .model import Scenario, ToolchoiceError, Translation
+from .sent_choice import ABSENT, at
 
 API = "api"  # no dialect: the API requests as toolchoice builds them
 
@@ -140,21 +141,10 @@ def apply(name: str, translations: Sequence[Translation], scenario: Scenario,
 
 # ---- the tool choice providers.<id>.extra writes --------------------------------------------------------------
 
-_NOWHERE = object()
-
-
-def _at(body: Any, path: Sequence[str]) -> Any:
-    for key in path:
-        if not isinstance(body, dict) or key not in body:
-            return _NOWHERE
-        body = body[key]
-    return body
-
-
 def _text(value: Any) -> str:
     from .model import compact
 
-    return "nothing" if value is _NOWHERE else compact(value)[:160]
+    return "nothing" if value is ABSENT else compact(value)[:160]
 
 
 def extra_choice(view: Any, scenario: Scenario, row: Dialect, route: Callable[[Any], tuple[bool | None, str]]) -> Any:
@@ -170,8 +160,8 @@ def extra_choice(view: Any, scenario: Scenario, row: Dialect, route: Callable[[A
     from .model import LedgerEntry
 
     path = t.choice_path  # where the translator put the choice (core/translation.finish's choice_path)
-    written, own = _at(extra, path), _at(t.request.body, path)
-    if written is _NOWHERE or written == own:
+    written, own = at(extra, path), at(t.request.body, path)
+    if written is ABSENT or written == own:
         return view
     replaces, how = route(view)
     field, where = ".".join(path), f"providers.{t.provider}.extra"
@@ -188,7 +178,7 @@ def extra_choice(view: Any, scenario: Scenario, row: Dialect, route: Callable[[A
         node = node[key]
     node[path[-1]] = written
     api_body = view.api.request.body if view.api.request is not None else None
-    ledger = [e for e in t.ledger if not _settled(e, body, api_body)]
+    ledger = [e for e in t.ledger if not _settled(e, path, body, api_body)]
     said = (f"{field}: {row.library} sends {_text(written)}, as {where} writes it, in place of its own {_text(own)} "
             f"({how})")
     if replaces is None:
@@ -204,12 +194,12 @@ def _copy(body: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(body))  # JSON data only
 
 
-def _settled(entry: Any, body: dict[str, Any], api_body: dict[str, Any] | None) -> bool:
-    """A dialect.differs entry about a field on the choice's path that the body now sends as the API request does."""
+def _settled(entry: Any, path: tuple[str, ...], body: dict[str, Any], api_body: dict[str, Any] | None) -> bool:
+    """A dialect.differs entry about a field on the choice's ``path`` (the field itself or one that holds it) that
+    the body now sends as the API request does."""
     if entry.code != "dialect.differs" or api_body is None:
         return False
-    field = entry.message.split(":", 1)[0]
-    if field not in ("tool_choice", "toolConfig", "toolConfig.functionCallingConfig", "toolConfig.toolChoice"):
+    parts = tuple(entry.message.split(":", 1)[0].split("."))
+    if not parts or path[:len(parts)] != parts:
         return False
-    parts = field.split(".")
-    return _at(body, parts) == _at(api_body, parts)
+    return at(body, parts) == at(api_body, parts)
