@@ -336,9 +336,13 @@ def _strict_models_said(model: str) -> str:
     named = said.value.named(model)
     if named is not None:
         return f"AWS names {named} among the models that take it ('{said.value.words}', {cited(said.id)})"
+    invoke = fact("bedrock.strict_invoke_refused")  # another API's recorded answer for this model, said beside
+    assert isinstance(invoke.value, NamedModels)
+    beside = (f"; InvokeModel's 400 for it is recorded ('{invoke.value.words}', {cited(invoke.id)}), Converse's is "
+              "not" if invoke.value.named(model) is not None else "")
     return (f"whether {model} enforces it is unsettled: AWS names the models that take structured outputs per "
             f"model card and its Claude page names '{said.value.words}' only; no source says what Converse does "
-            f"with strict on this model, so it is sent as written ({cited(said.id)})")
+            f"with strict on this model, so it is sent as written ({cited(said.id)}){beside}")
 
 
 def _keep_tools_for_history(ctx: Context) -> None:

@@ -489,8 +489,12 @@ AWS_NAMED = {"anthropic.claude-sonnet-4-5-20250929-v1:0": "claude-sonnet-4-5",
              "anthropic.claude-opus-4-5-20251101-v1:0": "claude-opus-4-5",
              "global.anthropic.claude-opus-4-6-v1": "claude-opus-4-6"}
 NOT_NAMED = ["amazon.nova-pro-v1:0", "us.meta.llama4-maverick-17b-instruct-v1:0", MISTRAL,
-             "anthropic.claude-sonnet-4-6", "global.anthropic.claude-opus-5", "anthropic.claude-sonnet-5-5"]
+             "anthropic.claude-sonnet-4-6", "global.anthropic.claude-opus-5", "anthropic.claude-sonnet-5-5",
+             "anthropic.claude-fable-5"]
 # Converse's 400 for toolSpec.strict is recorded on these (fact bedrock.strict_refused, eleventh audit pass)
+# InvokeModel's 400 (not Converse's) is recorded on these (fact bedrock.strict_invoke_refused, twelfth audit pass);
+# the same recording shows Fable 5 and Opus 5 taking strict there (anthropic.claude-fable-5 stays in NOT_NAMED)
+INVOKE_RECORDED = ["global.anthropic.claude-opus-5-5", "us.anthropic.claude-fable-5-1", "anthropic.claude-fable-5-1-v1:0"]
 RECORDED_REFUSED = ["anthropic.claude-opus-4-7", "us.anthropic.claude-opus-4-8", "us.anthropic.claude-sonnet-5",
                     "eu.anthropic.claude-sonnet-5-20260601-v1:0"]
 
@@ -543,10 +547,27 @@ def test_strict_on_a_model_whose_converse_400_is_recorded_is_warned_of_in_its_wo
                   options=RenderOptions(strict=True)).refused  # --strict refuses on the warning
 
 
-@pytest.mark.parametrize("model", NOT_NAMED)
+@pytest.mark.parametrize("model", [*NOT_NAMED, *INVOKE_RECORDED])
 def test_strict_on_another_model_is_sent_and_said_unsettled_never_dropped_or_refused(model: str) -> None:
     t = _strict_render(model)
     assert t.request.body["toolConfig"]["tools"][0]["toolSpec"]["strict"] is True
     [mapped] = [e for e in t.ledger if e.code == "strict.mapped"]
     assert mapped.severity == "info" and f"whether {model} enforces it is unsettled" in mapped.message
     assert not t.refused and not [e for e in t.ledger if e.severity == "error"]
+    # InvokeModel's recorded 400 is named only for the models it was recorded on (fact bedrock.strict_invoke_refused)
+    assert ("InvokeModel's 400 for it is recorded" in mapped.message) is (model in INVOKE_RECORDED)
+
+
+@pytest.mark.parametrize("model", INVOKE_RECORDED)
+def test_strict_where_only_invokemodels_400_is_recorded_stays_unsettled_on_converse_and_names_it(model: str) -> None:
+    """lobehub/lobehub#19876 records 'tools.0.custom.strict: Extra inputs are not permitted' for Opus 5.5 and Fable
+    5.1 through LobeHub's Bedrock runtime, whose source sends InvokeModel (a Messages body), not Converse: toolchoice
+    sends Converse, so no warning is drawn from another API's answer; the info line names it beside the unsettled."""
+    t = _strict_render(model)
+    assert "strict.model_refused" not in codes(t)
+    [mapped] = [e for e in t.ledger if e.code == "strict.mapped"]
+    assert mapped.message.endswith("InvokeModel's 400 for it is recorded ('tools.0.custom.strict: Extra inputs are "
+                                   "not permitted', lobehub/lobehub#19876 (2026-09-23, LobeHub's Bedrock runtime, "
+                                   "which sends InvokeModel)), Converse's is not")
+    assert not render("auto", tools=[dict(TOOLS[0], strict=True)], model=model,
+                      options=RenderOptions(strict=True)).refused  # an info line: --strict sends it too

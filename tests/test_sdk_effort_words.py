@@ -73,6 +73,24 @@ def test_claude_thinking_types_are_the_sdks_and_each_renders() -> None:
     assert sent and sent <= types, sent
 
 
+@pytest.mark.skipif(missing("anthropic"), reason="needs anthropic")
+def test_a_thinking_type_that_is_not_a_string_is_outside_every_sdk_member() -> None:
+    """What the SDK types allow of ``thinking.type`` (twelfth fact-audit pass): each ThinkingConfigParam member's tag
+    is ``Required[Literal["<one word>"]]`` and nothing else, so a number, boolean or object tag matches no member.
+    The mock refuses such a tag as a field of the wrong kind ('thinking.type' read as a string, anthropic_mock._KINDS);
+    the API's own words for it are not recorded, only for a string that names no form (fact-audit.md)."""
+    union = _sdk_file("anthropic", "types/thinking_config_param.py")
+    members = re.findall(r"from \.(thinking_config_\w+_param) import", union)
+    assert len(members) == 4
+    for member in members:
+        source = _sdk_file("anthropic", f"types/{member}.py")
+        [tag] = re.findall(r"^    type: (.+)$", source, re.M)
+        assert re.fullmatch(r'Required\[Literal\["[a-z_]+"\]\]', tag), (member, tag)
+    from toolchoice.providers import anthropic_mock
+
+    assert anthropic_mock._KINDS[("thinking", "type")] == "string"
+
+
 @pytest.mark.skipif(missing("google.genai"), reason="needs google-genai")
 def test_gemini_thinking_levels_are_the_sdks() -> None:
     source = _sdk_file("google.genai", "types.py")

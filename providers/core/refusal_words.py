@@ -15,7 +15,7 @@ from typing import Any
 from .choice_shape_words import CHOICE_SHAPE_FACTS
 from .effort_facts import EFFORT_FACTS
 from .fact_record import CITE_END, Fact
-from .fact_values import RefusalWords, refusals
+from .fact_values import NamedModels, RefusalWords, refusals
 
 _VERIFIED = "2026-11-27"
 # how a mock's 400 in toolchoice's words ends where no recording gives the API's own for the case (DeepSeek's and
@@ -163,7 +163,7 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "BerriAI/litellm#31582 (2026-06-29, Bedrock Converse, Opus 4.7 and 4.8; and #31923, 2026-07-02, "
          "bedrock/us.anthropic.claude-opus-4-7); BerriAI/litellm#33193 (2026-07-27, a live Converse test forwarding "
          "toolSpec.strict on each model); vercel/ai#16121 (2026-06-15) quoting docs.aws.amazon.com/bedrock/latest/"
-         f"userguide/count-tokens.html (not in the stored copies){CITE_END}'Sending a tool with `strict: true` to Claude "
+         f"userguide/count-tokens.html (stored since, but returned by its opening only: its strict sentence not read){CITE_END}'Sending a tool with `strict: true` to Claude "
          "Opus 4.7 or Opus 4.8 on Bedrock fails with a 400: litellm.BadRequestError: BedrockException - "
          "{\"message\":\"The model returned the following errors: tools.0.custom.strict: Extra inputs are not "
          "permitted\"}' ... 'The same request works on direct Anthropic and on other Bedrock Claude models (for "
@@ -176,6 +176,25 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          (RefusalWords("strict.model_refused", ("bedrock",), "The model returned the following errors: tools.0.custom.strict: "
                        "Extra inputs are not permitted",
                        model=r"claude-(?:opus-4-[78]|sonnet-5)(?!\d)(?!-\d{1,7}(?!\d))"),)),
+    # twelfth audit pass: the same words recorded from InvokeModel (the Messages body on bedrock-runtime), not
+    # Converse, for two more models; toolchoice sends Converse, so these stay unsettled there and the line says so
+    Fact("bedrock.strict_invoke_refused", ("bedrock",),
+         "Bedrock's InvokeModel (a Messages body on bedrock-runtime) answers 400 'tools.0.custom.strict: Extra inputs "
+         "are not permitted' to a strict tool on Claude Opus 5.5 and Claude Fable 5.1 (recorded; Claude Fable 5 and "
+         "Opus 5 took it in the same test); what Converse, which toolchoice sends, answers for these two is not "
+         "recorded: strict stays sent and said unsettled there (fact bedrock.strict_models), and the line names "
+         "InvokeModel's recording beside it. Not a refusal and not a warning: another API's answer",
+         f"lobehub/lobehub#19876 (2026-09-23, LobeHub's Bedrock runtime, which sends InvokeModel){CITE_END}"
+         "'`generateObject` with a schema fails on Bedrock for Opus 5.5: the builder adds `strict: true` to the schema "
+         "tool, and on Bedrock Opus 5.5 rejects that field.' ... '| `generateObject({ schema })` | ✅ "
+         "`{\"name\":\"Alice\",\"age\":30}` | ❌ 400 `tools.0.custom.strict: Extra inputs are not permitted` |' (the "
+         "Opus 5 and Opus 5.5 columns; '`LobeBedrockAI` on canary, us-east-1') ... 'Fable 5.1 fails the same way; "
+         "Fable 5 works.'; which API: lobehub/lobehub packages/model-runtime/src/providers/bedrock/index.ts (the "
+         "stored version at 20174560), whose generateObject builds the Anthropic request with 'schemaToolStrict: "
+         "true' and sends it as 'new InvokeModelCommand({ accept: 'application/json', body: JSON.stringify({ "
+         "anthropic_version: 'bedrock-2023-05-31', ...bedrockRequestParams, }),' (the file imports no Converse "
+         "command)", _VERIFIED,
+         NamedModels(("claude-opus-5-5", "claude-fable-5-1"), "tools.0.custom.strict: Extra inputs are not permitted")),
     Fact("gemini.empty_contents_words", ("gemini",),
          "Gemini's 400 for a request without contents names the field: '* GenerateContentRequest.contents: contents is "
          "not specified' (INVALID_ARGUMENT); an empty contents list is answered as an absent one",
