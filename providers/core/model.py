@@ -508,6 +508,8 @@ class Translation(NamedTuple):
             "request": self.request.to_json() if self.request else None,
             "ledger": [e.to_json() for e in self.ledger],
             "offered_tools": list(self.offered_tools),
+            "sent_choice": None if self.sent_choice is None else self.sent_choice.to_json(),
+            "sent_parallel": None if self.sent_parallel is None else self.sent_parallel.to_json(),
         }
 
 
