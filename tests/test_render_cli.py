@@ -39,7 +39,8 @@ def test_json_for_one_provider_is_an_object_with_the_documented_keys():
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert set(data) == {"provider", "requested_tool_choice", "effective_tool_choice", "request", "ledger",
-                         "offered_tools"}
+                         "offered_tools", "sent_choice", "sent_parallel"}
+    assert data["sent_choice"] is None and data["sent_parallel"] is None  # no extra: the scenario's holds
     assert data["requested_tool_choice"] == "required"
     assert data["effective_tool_choice"] == "required"
     assert data["request"]["url"] == "https://api.openai.com/v1/chat/completions"

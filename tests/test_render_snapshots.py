@@ -100,7 +100,8 @@ def test_drift_missing_and_extra_exit_5_with_a_diff_per_provider(tmp_path):
     assert "--- weather/cohere.json: missing (render produces it; run with --update to write it)" in out
     assert "--- weather/retired-provider.json: extra (render no longer produces it; --update removes it)" in out
     assert "--- weather/openai.json: changed\n--- weather/openai.json (snapshot)\n+++ weather/openai.json (now)\n" in out
-    assert '-  "requested_tool_choice": "auto"\n+  "requested_tool_choice": "required"\n' in out
+    # sorted keys: sent_choice and sent_parallel follow requested_tool_choice (hence its comma)
+    assert '-  "requested_tool_choice": "auto",\n+  "requested_tool_choice": "required",\n' in out
     assert out.rstrip().endswith("(toolchoice render ... --snapshot snaps --update accepts them)")
     assert out.count(": changed\n") == len(PROVIDER_IDS) - 1  # every provider but the missing one
 

@@ -450,6 +450,37 @@ class Request(NamedTuple):
         return {"method": self.method, "url": self.url, "headers": dict(self.headers), "body": self.body}
 
 
+SentSource = Literal["extra", "absent"]  # extra wrote a value at the path, or the body holds nothing there
+
+
+class SentChoice(NamedTuple):
+    """The tool_choice a request sends where ``providers.<id>.extra`` changed the field that holds it, read back to
+    the neutral form (core/sent_choice.py): what the verdict judges in place of the scenario's."""
+
+    choice: ToolChoice | None  # None: the request sets none
+    at: tuple[str, ...]  # the body path that holds it (the translation's choice_path)
+    source: SentSource
+    said: str  # the verdict's reason line
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tool_choice": None if self.choice is None else self.choice.to_json(), "at": list(self.at),
+                "source": self.source}
+
+
+class SentParallel(NamedTuple):
+    """The parallel setting a request sends where extra changed the field that holds it (core/sent_choice.py):
+    ``parallel`` in parallel_tool_calls' sense (Anthropic's disable_parallel_tool_use read inverted), None where the
+    request sets none and the API's default holds."""
+
+    parallel: bool | None
+    at: tuple[str, ...]  # the body path that holds it (parallel_tool_calls; tool_choice.disable_parallel_tool_use)
+    source: SentSource
+    said: str  # the verdict's reason line
+
+    def to_json(self) -> dict[str, Any]:
+        return {"parallel_tool_calls": self.parallel, "at": list(self.at), "source": self.source}
+
+
 class Translation(NamedTuple):
     """The result of translating one scenario for one provider."""
 
@@ -459,12 +490,10 @@ class Translation(NamedTuple):
     request: Request | None
     ledger: list[LedgerEntry]
     offered_tools: tuple[str, ...] = ()  # the tools the request declares (after any filtering)
-    # the tool_choice the verdict judges where providers.<id>.extra wrote the one sent (core/sent_choice.SentChoice,
-    # read back by the family's reader; the ledger's tool_choice.from_extra says it); None: the scenario's
-    sent_choice: Any = None
-    # the parallel setting the verdict judges where extra changed the field that holds it
-    # (core/sent_choice.SentParallel, ledger parallel.from_extra); None: the scenario's
-    sent_parallel: Any = None
+    # what the verdict judges where providers.<id>.extra changed what is sent (ledger tool_choice.from_extra,
+    # parallel.from_extra); None: the scenario's
+    sent_choice: SentChoice | None = None
+    sent_parallel: SentParallel | None = None
     choice_path: tuple[str, ...] = ("tool_choice",)  # where the request's body holds its tool choice
 
     @property
@@ -479,6 +508,8 @@ class Translation(NamedTuple):
             "request": self.request.to_json() if self.request else None,
             "ledger": [e.to_json() for e in self.ledger],
             "offered_tools": list(self.offered_tools),
+            "sent_choice": None if self.sent_choice is None else self.sent_choice.to_json(),
+            "sent_parallel": None if self.sent_parallel is None else self.sent_parallel.to_json(),
         }
 
 

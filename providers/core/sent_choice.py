@@ -15,28 +15,14 @@ scenario's."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
-from .model import ToolChoice, ToolchoiceError, quoted
+# SentChoice and SentParallel live in model.py beside Translation, which holds them (an import from here would be a
+# circle); handed on here, where they are made
+from .model import SentChoice, SentParallel, SentSource, ToolChoice, ToolchoiceError, quoted  # noqa: F401
 from .request_context import Context
 
 ABSENT = object()  # the choice field is not in the body
-
-
-class SentChoice(NamedTuple):
-    """What the verdict judges instead of the scenario's tool_choice: ``choice`` (None: the request sets none), and
-    the reason line that says where it came from."""
-
-    choice: ToolChoice | None
-    said: str
-
-
-class SentParallel(NamedTuple):
-    """What the verdict judges instead of the scenario's parallel_tool_calls: ``parallel`` (None: the request sets
-    none, so the API's default holds), and the reason line that says where it came from."""
-
-    parallel: bool | None
-    said: str
 
 
 def at(body: Any, path: tuple[str, ...]) -> Any:
@@ -81,7 +67,13 @@ def read_back(ctx: Context, method: str, url: str, body: dict[str, Any], path: t
         return None
     ctx.ledger.info("tool_choice.from_extra", f"{where} sends {written} in place of {scenario_s}: the verdict "
                     f"judges what is sent, read as {_text(choice)}")
-    return SentChoice(choice, f"judged against the tool_choice {where} sends ({_text(choice)}), not {scenario_s}")
+    return SentChoice(choice, path, _source(after),
+                      f"judged against the tool_choice {where} sends ({_text(choice)}), not {scenario_s}")
+
+
+def _source(after: Any) -> SentSource:
+    """Where what is sent comes from: extra's value at the path, or no field there (the API's default)."""
+    return "absent" if after is ABSENT else "extra"
 
 
 # ---- the parallel setting -----------------------------------------------------------------------------------------
@@ -154,7 +146,8 @@ def read_parallel(ctx: Context, method: str, url: str, body: dict[str, Any], pat
     read = f"parallel_tool_calls {_flag(parallel)}" + (", the API's default" if parallel is None else "")
     ctx.ledger.info("parallel.from_extra", f"{where} sends {written} in place of {scenario_s}: the verdict judges "
                     f"what is sent, read as {read}")
-    return SentParallel(parallel, f"judged against the parallel setting {where} sends ({read}), not {scenario_s}")
+    return SentParallel(parallel, path, _source(after),
+                        f"judged against the parallel setting {where} sends ({read}), not {scenario_s}")
 
 
 def _read_parallel(ctx: Context, method: str, url: str, body: dict[str, Any], after: Any,
