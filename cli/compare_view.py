@@ -382,10 +382,15 @@ def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str
                     value += DIFF_MARK
             line.append(Text(value, style=style))
         cells.append(line)
-    console.print(fit_table(console, title, columns, cells))
-    legend = (f"{DIFF_MARK if plain else 'magenta'}: differs from most providers · ") if marks else ""
-    console.print(Text(f"{legend}ledger: E errors, W warnings, I info; "
-                       "`toolchoice render SCENARIO -p ID` shows every entry", style="dim"))
+    table = fit_table(console, title, columns, cells)
+    console.print(table)
+    # the keys of what is drawn only: at 60 columns the marked cells' columns and the ledger's may be left out
+    shown = drawn_columns(table, columns)
+    legend = (f"{DIFF_MARK if plain else 'magenta'}: differs from most providers · "
+              if any(column in shown for _, column in marks) else "")
+    key = ("ledger: E errors, W warnings, I info; `toolchoice render SCENARIO -p ID` shows every entry"
+           if "ledger" in shown else "`toolchoice render SCENARIO -p ID` shows each provider's ledger")
+    console.print(Text(legend + key, style="dim"))
     for severity, code, providers, message in grouped_findings(ledgers or {}):
         from .hanging import prose_broken, redacted
 
@@ -393,6 +398,15 @@ def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str
         line.append(f"({providers_named(providers, list(ledgers or {}))}): ", style="bold")
         line.append(redacted(console, message))  # the keys out before a line quoting JSON is broken
         console.print(prose_broken(console, line))
+
+
+def drawn_columns(table: object, columns: tuple[str, ...]) -> tuple[str, ...]:
+    """The columns ``fit_table`` drew: those whose header (full or short) heads one of the table's columns; every
+    column where it drew one record a row (no header: each value after its label)."""
+    if not getattr(table, "show_header", False):
+        return columns
+    headers = {str(getattr(c, "header", "")) for c in getattr(table, "columns", ())}
+    return tuple(c for c in columns if c in headers or SHORT.get(c) in headers)
 
 
 def providers_named(providers: list[str], compared: list[str]) -> str:

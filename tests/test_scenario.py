@@ -316,7 +316,7 @@ def test_unknown_nested_keys(text, line, column, message, hint):
     ("providers: {openai: {max_tokens: '100'}}\n", 1, 34, "providers.openai.max_tokens must be an integer, not str '100'"),
     ("providers: {openai: {max_tokens: 0}}\n", 1, 34, "providers.openai.max_tokens must be at least 1"),
     ("providers: {openai: {temperature: true}}\n", 1, 35, "providers.openai.temperature must be a number, not bool True"),
-    ("providers: {anthropic: {thinking: 'on'}}\n", 1, 35, "providers.anthropic.thinking must be true or false, not str 'on'"),
+    ("providers: {anthropic: {thinking: 'on'}}\n", 1, 35, "providers.anthropic.thinking is not a thinking setting: str 'on'"),
     ("providers: {openai: {headers: {x: 1}}}\n", 1, 35, "providers.openai.headers values must be strings"),
     ("providers: {openai: {extra: [1]}}\n", 1, 29, "providers.openai.extra must be a mapping, not list [1]"),
     ("tools: [{name: a}]\ntool_choice: 7\n", 2, 14, "tool_choice must be a word, a tool name or an object, not int 7"),

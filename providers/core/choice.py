@@ -151,8 +151,23 @@ def _parse_object(value: dict[str, Any], tool_names: tuple[str, ...], fail: Fail
                           spelling=spelling)
     if isinstance(kind, str) and kind in NATIVE_FORMS:
         return _native(value, fail, spelling)
-    raise fail(f"tool_choice object {spelling} is not a form toolchoice knows",
-               "use {tool: NAME}, {allowed: [a, b], mode: auto}, or an OpenAI/Anthropic/Gemini/Bedrock tool_choice object")
+    raise fail(f"tool_choice object {spelling} is not a form toolchoice knows", _unknown_object_hint(value, tool_names))
+
+
+def _unknown_object_hint(value: dict[str, Any], tool_names: tuple[str, ...]) -> str:
+    """What to write for an object no form reads: the form for the declared tool or the keyword it holds (a newcomer's
+    ``{name: lookup_order}``, ``{type: required}``), else the forms there are."""
+    words = [str(k) for k in value] + [v for v in value.values() if isinstance(v, str)]
+    for inner in (v for v in value.values() if isinstance(v, dict)):  # one level down: {toolChoice: {any: {}}}
+        words += [str(k) for k in inner] + [v for v in inner.values() if isinstance(v, str)]
+    tool = next((w for w in words if w in tool_names), None)
+    if tool is not None:
+        return f"to force {tool}, write tool_choice: {tool} (or {{tool: {tool}}})"
+    keyword = next((w.lower() for w in words if w.lower() in _KEYWORDS), None)
+    if keyword is not None:
+        return (f"write the word alone: tool_choice: {keyword}"
+                + (" (each provider's own spelling is made from it)" if keyword in ("required", "any") else ""))
+    return "use {tool: NAME}, {allowed: [a, b], mode: auto}, or an OpenAI/Anthropic/Gemini/Bedrock tool_choice object"
 
 
 # tool_choice forms only one API has: type -> (its keys, the source). No other provider's tool_choice type has

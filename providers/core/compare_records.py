@@ -112,16 +112,19 @@ def differing(rows: list[dict[str, str]]) -> set[tuple[int, str]]:
     """Cells (row index, column) that differ from the value most providers share: marked only in a column
     where one value holds more than half the rows, so the marked cells are always the few. (Marking against
     a mere plurality starred the many: a 4-4 split starred one half by the providers' order, and 2 of 8
-    alike starred the other 6.)"""
+    alike starred the other 6.) Refused rows (nothing sent: REFUSED in red, their other cells "–") are left out
+    of the count and never marked: one provider that sends beside two that refuse is no odd one out (trial18e:
+    Gemini's `{"mode":"ANY"}*` and `2 sent*` beside Anthropic's and Bedrock's refusals)."""
     marks: set[tuple[int, str]] = set()
+    sent = [(i, r) for i, r in enumerate(rows) if r.get("tool_choice on the wire") != "REFUSED"]
     for column in COMPARED:
-        values = Counter(r[column] for r in rows)
+        values = Counter(r[column] for _, r in sent)
         if len(values) < 2:
             continue
         common, count = values.most_common(1)[0]
-        if count * 2 <= len(rows):
+        if count * 2 <= len(sent):
             continue
-        marks.update((i, column) for i, r in enumerate(rows) if r[column] != common)
+        marks.update((i, column) for i, r in sent if r[column] != common)
     return marks
 
 

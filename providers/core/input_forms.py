@@ -17,14 +17,23 @@ _GIVE = "and give that file with -p PROVIDER (toolchoice trace REQUEST.json -p o
 
 
 def other_form(document: Any) -> tuple[str, str] | None:
-    """(what the document is, what to do) for a HAR, a request body alone, or a saved request given without -p (a
-    file of another name); None for anything else."""
+    """(what the document is, what to do) for a HAR, a request body alone, a saved request given without -p (a
+    file of another name), or what `run` wrote (a loop's loop.json, a `run --format json` document); None for
+    anything else."""
     if not isinstance(document, dict):
         return None
     log = document.get("log")
     if isinstance(log, dict) and "entries" in log:
         return ("an HTTP Archive (HAR)", "name the file *.har: toolchoice trace FILE.har reads its provider calls "
                 "(trace_har.import_har)")
+    if {"loop", "ended", "steps"} <= set(document):  # what `run --save` writes beside each loop's steps
+        return ("the record of a loop `run --save` wrote (loop.json)",
+                "the scenario.yaml beside it is that loop's scenario with its whole history, which render, send and "
+                "run take; one step's request: toolchoice trace step-01.request.json from the same folder")
+    if isinstance(document.get("runs"), list) and "scenario" in document:  # `run --format json`'s document
+        return ("the document `run --format json` prints",
+                "run the loop with --save DIR: DIR/PROVIDER/loop-001/scenario.yaml is its scenario with the whole "
+                "history, and toolchoice trace reads each step-NN.request.json there")
     if isinstance(document.get("url"), str) and isinstance(document.get("body"), dict):  # an OpenAI Batch API line too
         return (SAVED, "add -p PROVIDER, the API it was sent to (toolchoice trace REQUEST.json "
                 "-p openai); without -p only a file named sample-NNN.request.json is read as one")

@@ -365,8 +365,10 @@ def thinking_changes(steps: Iterable[tuple[int, Scenario, Translation]], rules: 
                                        f"step {number} sends thinking {'disabled' if now else 'as the model default'} "
                                        f"where step {before} sent it {'disabled' if was else 'as the model default'} "
                                        f"(a forcing choice needs thinking off): the thinking setting changes inside "
-                                       f"one assistant turn — {turn}. Way out: the same kind of tool_choice "
-                                       "on every step (auto, or loop.after_call: auto)"))
+                                       f"one assistant turn — {turn}. Way out: "
+                                       f"set providers.{t.provider}.thinking: false (every step sends it "
+                                       "disabled), or tool_choice auto on every step (the model's default "
+                                       "thinking throughout)"))
         previous = (number, s, t)
     return out
 

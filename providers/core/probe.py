@@ -446,7 +446,9 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
         nonlocal endpoint, used_model
         assert t.request is not None
         endpoint = t.request.url
-        used_model = str(t.request.body.get("model", used_model))
+        # Bedrock and Gemini name the model in the URL, not the body: the scenario's then (it said "default model")
+        used_model = str(t.request.body.get("model") or asked.settings_for(provider).model or used_model
+                         or ("" if cap.default_model.startswith("(") else cap.default_model))
         jobs, found = runner.prepare_jobs(asked, [t], missing_key_fails=True)
         secrets.update(found)
         runner.run(jobs, repeat, settings or runner.SendSettings())

@@ -458,7 +458,12 @@ def _thinking(r: _Reader, node: yaml.Node, pid: str, value: Any) -> tuple[bool, 
     if value == "adaptive":
         return True, ThinkingSetting("adaptive")
     if not isinstance(value, dict):
-        raise r.loc(node).fail(f"{where} must be true or false, not {_show(value)}", _THINKING_HINT)
+        # the API's own words (Anthropic's type: enabled / disabled) said as the setting that sends them
+        word = {"enabled": "true", "on": "true", "disabled": "false", "off": "false"}.get(str(value).strip().lower())
+        if isinstance(value, int) and not isinstance(value, bool):  # a budget written alone
+            word = f"{{budget: {value}}}"
+        raise r.loc(node).fail(f"{where} is not a thinking setting: {_show(value)}",
+                               f"write thinking: {word} ({_THINKING_HINT})" if word else _THINKING_HINT)
     fields = r.mapping(node, where, ("type", "budget", "effort"))
     kind = value.get("type", "on")
     kinds = {"on": "on", "enabled": "on", "adaptive": "adaptive", "off": "off", "disabled": "off"}

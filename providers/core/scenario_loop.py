@@ -91,6 +91,11 @@ def _loop_stop(r: _Reader, node: yaml.Node, names: tuple[str, ...]) -> tuple[str
     """(the stop tool, stop.repeated_calls), each None when not written."""
     from .loop_policy import read_repeated
 
+    if isinstance(node, yaml.ScalarNode) and isinstance(r.value(node), str):  # `stop: final_answer`
+        word = r.value(node)
+        raise r.loc(node).fail(f"loop.stop must be a mapping (key: value), not the scalar {word!r}",
+                               "write stop: {when: no_tool_call}" if word == "no_tool_call"
+                               else f"write stop: {{tool: {word}}} to end the loop when {word} is called")
     fields = r.mapping(node, "loop.stop", ("when", "tool", "repeated_calls"))
     repeated = read_repeated(r, fields.pop("repeated_calls")) if "repeated_calls" in fields else None
     if set(fields) == {"when"}:
@@ -101,7 +106,11 @@ def _loop_stop(r: _Reader, node: yaml.Node, names: tuple[str, ...]) -> tuple[str
     if set(fields) == {"tool"}:
         name = r.string(fields["tool"], "loop.stop.tool")
         if name not in names:
-            hint = did_you_mean(name, names) or (f"declared tools: {', '.join(names)}" if names else "declare it under tools:")
+            # the stop tool is the scenario's own: the model is offered it and calls it when done (nothing built in)
+            hint = did_you_mean(name, names) or (
+                f"declare it under tools: (- {{name: {name}, description: Call when done, parameters: {{type: object, "
+                f"properties: {{answer: {{type: string}}}}}}}}), or end on a text answer: stop: {{when: no_tool_call}}; "
+                f"declared tools: {', '.join(names) or 'none'}")
             raise r.loc(fields["tool"]).fail(f"loop.stop.tool '{name}' is not a declared tool", hint)
         return name, repeated
     if not fields and repeated is not None:

@@ -19,6 +19,25 @@ from .yaml_input import Loc as _Loc, Reader as _Reader, key_node as _key_node, o
 
 ROLES = ("user", "assistant", "tool")
 LEADING_ROLES = ("system", "developer")  # accepted at the start of messages: they become the system prompt
+# roles other APIs and frameworks write, and the neutral role each is: (role, whose word)
+_OTHER_ROLES = {"model": ("assistant", "Gemini"), "human": ("user", "LangChain"), "ai": ("assistant", "LangChain"),
+                "function": ("tool", "OpenAI's legacy API")}
+# a list where a message's text goes: content blocks pasted as an API takes them (Anthropic's, OpenAI's parts)
+_BLOCKS_HINT = ("write the text as content: \"...\", a tool_use as the assistant message's tool_calls: "
+                "[{id: call_1, name: NAME, arguments: {...}}], a tool_result as {role: tool, tool_call_id: call_1, "
+                "content: ...}; or convert a request your agent sent: toolchoice trace REQUEST.json -p PROVIDER "
+                "(docs/traces.md, \"A saved request as a scenario\")")
+
+
+def _text(r: _Reader, node: yaml.Node, role: str) -> str:
+    """A message's text; a list there (content blocks as an API takes them) is said as what it is."""
+    value = r.value(node)
+    if isinstance(value, list) and any(isinstance(b, dict) for b in value):  # `[redacted]`: quoting it is the fix
+        kinds = sorted({str(b["type"]) for b in value if isinstance(b, dict) and isinstance(b.get("type"), str)})
+        raise r.loc(node).fail(f"{'an' if role == 'assistant' else 'a'} {role} message's content is text, not a list "
+                               "of content blocks"
+                               + (f" ({', '.join(kinds)})" if kinds else ""), _BLOCKS_HINT)
+    return r.string(node, "content", empty_ok=True)
 
 
 def read_messages(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Message, ...], list[tuple[str, str, _Loc]]]:
@@ -46,16 +65,21 @@ def read_messages(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Message, ..
             only_keys(r, item, ("role", "content"), f"a {role} message")
             if "content" not in fields:
                 raise loc.fail(f"a {role} message needs content", None)
-            leading.append((role, r.string(fields["content"], "content", empty_ok=True), loc))
+            leading.append((role, _text(r, fields["content"], role), loc))
             continue
         if role not in ROLES:
-            hint = did_you_mean(str(role), ROLES + LEADING_ROLES) or "role: user, assistant or tool"
+            hint = (f"{_OTHER_ROLES[role][1]}'s {role} is {_OTHER_ROLES[role][0]} here: role: {_OTHER_ROLES[role][0]}"
+                    if isinstance(role, str) and role in _OTHER_ROLES else None)
+            hint = hint or did_you_mean(str(role), ROLES + LEADING_ROLES) or "role: user, assistant or tool"
             raise r.loc(fields["role"]).fail(f"unknown message role {role!r}", hint)
+        if "parts" in fields and "content" not in fields:  # Gemini's contents[] pasted: {role, parts: [{text}]}
+            raise r.loc(_key_node(item, "parts") or fields["parts"]).fail(
+                f"a {role} message with parts (Gemini's form)", _BLOCKS_HINT)
         if role == "user":
             only_keys(r, item, ("role", "content"), "a user message")
             if "content" not in fields:
                 raise loc.fail("a user message needs content", None)
-            messages.append(Message("user", content=r.string(fields["content"], "content", empty_ok=True)))
+            messages.append(Message("user", content=_text(r, fields["content"], "user")))
         elif role == "assistant":
             messages.append(_assistant(r, fields, loc, calls))
         else:
@@ -76,11 +100,16 @@ def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[
     only_keys(r, loc.node, ASSISTANT_KEYS + tuple(family_keys), "an assistant message")
     content = None
     if "content" in fields and r.value(fields["content"]) is not None:
-        content = r.string(fields["content"], "content", empty_ok=True)
+        content = _text(r, fields["content"], "assistant")
     history: list[HistoryCall] = []
     if "tool_calls" in fields:
         for call_node in r.sequence(fields["tool_calls"], "tool_calls"):
             call_loc = r.loc(call_node)
+            wrapped = r.mapping(call_node, "a tool call").get("function")
+            if wrapped is not None and isinstance(r.value(wrapped), dict):  # OpenAI chat's {type, function: {...}}
+                raise r.loc(_key_node(call_node, "function") or wrapped).fail(
+                    "a tool call in OpenAI chat's form ({id, type: function, function: {name, arguments}})",
+                    "write it flat: {id: call_1, name: NAME, arguments: {...}} (arguments as a mapping or JSON text)")
             call = r.mapping(call_node, "a tool call", CALL_KEYS)
             for key in ("id", "name"):
                 if key not in call:
