@@ -38,8 +38,14 @@ OBJECTS = st.dictionaries(NAMES, VALUES, max_size=3)
 
 
 def _made(kind: Any, *fields: Any, **named: Any) -> Any:
-    """``kind(*fields, **named)`` drawn field by field (st.builds would infer the fields typed Any)."""
-    return st.tuples(st.tuples(*fields), st.fixed_dictionaries(named)).map(lambda drawn: kind(*drawn[0], **drawn[1]))
+    """``kind(*fields, **named)`` drawn field by field (st.builds would infer the fields typed Any), in one flat tuple:
+    the same values as a tuple of the fields beside ``st.fixed_dictionaries(named)``, without the shuffles of the
+    keyword arguments' order that fixed_dictionaries draws (an object is the same whatever order its keywords came
+    in) nor a nested draw per part."""
+    names = tuple(named)
+    count = len(fields)
+    return st.tuples(*fields, *named.values()).map(
+        lambda drawn: kind(*drawn[:count], **dict(zip(names, drawn[count:]))))
 
 
 CALLS = st.one_of(
