@@ -494,9 +494,9 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
         if scenario is None:
             if replay is not None and not replay.exists():
                 raise ToolchoiceError(f"--replay {replay}: no such file or folder",
-                                      hint="give an OTLP/JSON trace file, or a SCENARIO and the folder --save wrote")
+                                      hint="give an OTLP/JSON trace file, a HAR file, or a SCENARIO and the folder --save wrote")
             raise ToolchoiceError("give a SCENARIO file" + (" (a --replay folder replays a saved run of it)"
-                                                            if replay is not None else " (or --replay TRACE_FILE)"),
+                                                            if replay is not None else " (or --replay TRACE_FILE or FILE.har)"),
                                   hint="see toolchoice run --help")
         if scenario is not None and replay is not None and replay.is_dir() and _inside(scenario, replay):
             from toolchoice.providers.core.loop_save import transcript_of

@@ -237,3 +237,52 @@ def test_bad_input_is_one_line_naming_the_file_and_entry(recorded: Recorded, tmp
         assert shown.returncode == 2 and shown.stdout == "", (path, shown.stdout)
         _clean(shown)
         assert len(shown.stderr.strip().splitlines()) == 1 and f"{path}" in shown.stderr and said in shown.stderr
+
+
+def _session_copy(tmp_path: Path, change: Any) -> Path:
+    data = json.loads(SESSION.read_text(encoding="utf-8"))
+    change(data["log"]["entries"])
+    out = tmp_path / "session.har"
+    out.write_text(json.dumps(data), encoding="utf-8")
+    return out
+
+
+def test_a_gemini_stream_recorded_as_a_json_array_replays_as_its_events(tmp_path: Path) -> None:
+    """streamGenerateContent without alt=sse answers a JSON array of its responses (sdk-session.har's
+    generateContent answer made two chunks): the replay streams them and judges the call google-genai read."""
+    def as_stream(entries: list[dict[str, Any]]) -> None:
+        entry = entries[7]
+        entry["request"]["url"] = entry["request"]["url"].replace(":generateContent", ":streamGenerateContent")
+        answer = json.loads(entry["response"]["content"]["text"])
+        finish = json.loads(json.dumps(answer))
+        answer["candidates"][0].pop("finishReason", None)
+        finish["candidates"][0]["content"]["parts"] = [{"text": ""}]
+        entry["response"]["content"]["text"] = json.dumps([answer, finish])
+
+    path = _session_copy(tmp_path, as_stream)
+    number = next(n for n, samples in _conversations(path).items() if samples == [6])
+    shown = run_cli(["run", "--replay", str(path), "-p", "gemini", "--trace-id", str(number), "--stream", "-f", "json"])
+    assert shown.returncode == 0, shown.stderr
+    step = json.loads(shown.stdout)["runs"][0]["loops"][0]["steps"][0]
+    assert step["verdict"]["obeyed"] is True and [c["name"] for c in step["reply"]["tool_calls"]] == ["get_weather"]
+
+
+def test_p_names_the_api_of_a_host_toolchoice_does_not_know(recorded: Recorded, tmp_path: Path) -> None:
+    """Recorded through a gateway (its host unknown to toolchoice): -p openai reads its Chat Completions calls, the
+    Claude calls at api.anthropic.com stay Anthropic's, and the GPT loop replays as from the API's own host."""
+    data = json.loads(recorded.path.read_text(encoding="utf-8"))
+    for entry in data["log"]["entries"]:
+        entry["request"]["url"] = entry["request"]["url"].replace("https://api.openai.com", "https://llm-gw.example")
+    path = tmp_path / "gateway.har"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    claude = run_cli(["run", "--replay", str(path), "-p", "anthropic", "-f", "json"])  # the gateway's calls are not
+    assert claude.returncode == 0, claude.stderr  # read as Anthropic's: the Claude loop is the one conversation
+    assert [s["requested_tool_choice"] for s in json.loads(claude.stdout)["runs"][0]["loops"][0]["steps"]] == [
+        c for c, loop_ in zip(recorded.choices, recorded.loops) if loop_ == "claude"]
+    number = next(n for n, s in _conversations(recorded.path).items() if len(s) == 3)
+    shown = run_cli(["run", "--replay", str(path), "-p", "openai", "--trace-id", str(number), "-f", "json"])
+    assert shown.returncode == 0, shown.stderr
+    _clean(shown)
+    loop = json.loads(shown.stdout)["runs"][0]["loops"][0]
+    assert [s["requested_tool_choice"] for s in loop["steps"]] == [c for c, loop_ in zip(recorded.choices,
+                                                                                         recorded.loops) if loop_ == "gpt"]

@@ -174,7 +174,7 @@ def _replies(har: Any, calls: list[Any], imported: list[Any]) -> dict[int, tuple
     or None where the entry holds no response to read)."""
     from .mock.body_secrets import secrets
     from .redaction import Redactor
-    from .trace_har import _STREAMS, recorded_reply, response_body
+    from .trace_har import _STREAMS, _asked_stream, recorded_reply, response_body
 
     redactor = Redactor(secrets(har.secrets)) if har.secrets else None
     out: dict[int, tuple[Any, Any]] = {}
@@ -185,6 +185,10 @@ def _replies(har: Any, calls: list[Any], imported: list[Any]) -> dict[int, tuple
             out[step] = (None, None)
             continue
         status, data, mime = found
+        events = _array(data) if 200 <= status < 300 and _asked_stream(har, call) else None
+        if events is not None:  # Gemini's streamGenerateContent without alt=sse answers a JSON array of its events:
+            # replayed as the SSE stream toolchoice asks for (alt=sse), one event an item, as recorded_reply reads it
+            data, mime = b"".join(b"data: " + json.dumps(item).encode() + b"\r\n\r\n" for item in events), _STREAMS[0]
         if redactor is not None:  # a reply that quotes a key the HAR's request sent
             data = redactor.text(data.decode("utf-8", "replace")).encode("utf-8")
         kind = mime if mime in _STREAMS else ("application/json" if data.lstrip()[:1] in (b"{", b"[") else
@@ -198,6 +202,18 @@ def _replies(har: Any, calls: list[Any], imported: list[Any]) -> dict[int, tuple
             saved["results"] = _results_given(reply, imported[step].data.get("messages") or [])
         out[step] = ((status, data, kind), saved)
     return out
+
+
+def _array(data: bytes) -> list[Any] | None:
+    from .bounded import json_value
+
+    if data.lstrip()[:1] != b"[":
+        return None
+    try:
+        found = json_value(data.decode("utf-8", "replace"))
+    except ValueError:
+        return None  # the step's reply says so as it is judged
+    return found if isinstance(found, list) else None
 
 
 def _results_given(reply: Any, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
