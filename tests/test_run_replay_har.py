@@ -286,3 +286,29 @@ def test_p_names_the_api_of_a_host_toolchoice_does_not_know(recorded: Recorded, 
     loop = json.loads(shown.stdout)["runs"][0]["loops"][0]
     assert [s["requested_tool_choice"] for s in loop["steps"]] == [c for c, loop_ in zip(recorded.choices,
                                                                                          recorded.loops) if loop_ == "gpt"]
+
+
+def test_a_key_in_a_request_body_stays_out_and_replays_once_allowed(recorded: Recorded, tmp_path: Path) -> None:
+    """A key the agent put in its request bodies (a gateway's api_key field) is read as the saved-request reader
+    writes it, a $NAME the scenario reads; the replay refuses it until --allow-env names it, then replays offline
+    with a stand-in (the variable unset), and the key is in no output."""
+    body_key = "sk-proj-BodyKeyAbcdefghijklmnop0123456789"
+    data = json.loads(recorded.path.read_text(encoding="utf-8"))
+    for entry in data["log"]["entries"]:
+        if "api.openai.com" in entry["request"]["url"]:
+            body = json.loads(entry["request"]["postData"]["text"])
+            entry["request"]["postData"]["text"] = json.dumps({**body, "api_key": body_key})
+    path = tmp_path / "body-key.har"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    number = next(n for n, s in _conversations(recorded.path).items() if len(s) == 3)
+    env = {"NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "80", "PATH": ""}
+    refused = run_cli(["run", "--replay", str(path), "-p", "openai", "--trace-id", str(number)], env=env)
+    assert refused.returncode == 3 and "--allow-env API_KEY" in refused.stdout
+    for fmt in ("pretty", "json"):
+        shown = run_cli(["run", "--replay", str(path), "-p", "openai", "--trace-id", str(number), "--allow-env",
+                         "API_KEY", "-f", fmt], env=env)
+        assert shown.returncode == 0, shown.stdout + shown.stderr
+        for text in (refused.stdout, refused.stderr, shown.stdout, shown.stderr):
+            assert "BodyKey" not in text and "Traceback" not in text
+    steps = json.loads(shown.stdout)["runs"][0]["loops"][0]["steps"]
+    assert [s["verdict"]["obeyed"] for s in steps] == [True, True, True]
