@@ -227,8 +227,8 @@ def print_loop(console: Any, run: Any, replayed: bool = False) -> None:
                                short={"tool_choice": "choice", "on the wire": "wire"}, pairs=("tokens",)))
     for number, severity, code, message in _same_merged(_repeats_merged(notes(run))):
         label = f"  steps {number} " if "-" in str(number) else f"  step {number} "
-        if code.startswith(("trace.", "har.", "saved.")):  # the imported trace's (or HAR's) note, on every step's ledger: "steps 1-2 ... no
-            label = "  trace "  # tool_choice for step 2" read as a note of step 1 too
+        if code.startswith(("trace.", "har.", "saved.")):  # an imported trace's (a HAR's) note, on every step's
+            label = "  trace "  # ledger: "steps 1-2 ... no tool_choice for step 2" read as a note of step 1 too
         console.print(hanging(console, Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
                                                      ": "), one_line(message)))
     console.print(prose_broken(console, Text(redacted(console, _ended(run)), style="bold")))  # a refusal quoting JSON
@@ -494,9 +494,10 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
         if scenario is None:
             if replay is not None and not replay.exists():
                 raise ToolchoiceError(f"--replay {replay}: no such file or folder",
-                                      hint="give an OTLP/JSON trace file, a HAR file, or a SCENARIO and the folder --save wrote")
-            raise ToolchoiceError("give a SCENARIO file" + (" (a --replay folder replays a saved run of it)"
-                                                            if replay is not None else " (or --replay TRACE_FILE or FILE.har)"),
+                                      hint="give an OTLP/JSON trace file, a HAR file, or a SCENARIO and the folder "
+                                           "--save wrote")
+            raise ToolchoiceError("give a SCENARIO file" + (" (a --replay folder replays a saved run of it)" if replay
+                                                            is not None else " (or --replay TRACE_FILE or FILE.har)"),
                                   hint="see toolchoice run --help")
         if scenario is not None and replay is not None and replay.is_dir() and _inside(scenario, replay):
             from toolchoice.providers.core.loop_save import transcript_of
