@@ -33,8 +33,8 @@ class RunFormat(str, Enum):
 
 
 SCENARIO = typer.Argument(None, help="Scenario file (YAML or JSON); its loop: section, if any, says the steps "
-                          "(without one: a step per reply, at most 10). With --replay TRACE_FILE it is optional: the "
-                          "trace's own scenario by default.", show_default=False)
+                          "(without one: a step per reply, at most 10). With --replay TRACE_FILE or FILE.har it is "
+                          "optional: the recording's own scenario by default.", show_default=False)
 PROVIDERS = typer.Option(..., "--provider", "-p", help="Provider id; repeat it (or a comma list) to run the loop on "
                          "several providers side by side.", show_default=False)
 
@@ -227,8 +227,8 @@ def print_loop(console: Any, run: Any, replayed: bool = False) -> None:
                                short={"tool_choice": "choice", "on the wire": "wire"}, pairs=("tokens",)))
     for number, severity, code, message in _same_merged(_repeats_merged(notes(run))):
         label = f"  steps {number} " if "-" in str(number) else f"  step {number} "
-        if code.startswith("trace."):  # the imported trace's note, on every step's ledger: "steps 1-2 ... no
-            label = "  trace "  # tool_choice for step 2" read as a note of step 1 too
+        if code.startswith(("trace.", "har.", "saved.")):  # an imported trace's (a HAR's) note, on every step's
+            label = "  trace "  # ledger: "steps 1-2 ... no tool_choice for step 2" read as a note of step 1 too
         console.print(hanging(console, Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
                                                      ": "), one_line(message)))
     console.print(prose_broken(console, Text(redacted(console, _ended(run)), style="bold")))  # a refusal quoting JSON
@@ -399,10 +399,11 @@ def run(
     save: Optional[Path] = typer.Option(None, "--save", help="Write each loop's transcript (requests, replies as "
                                         "received, verdicts, and a scenario with the full history) into this folder."),
     replay: Optional[Path] = typer.Option(None, "--replay", help="Run offline from a folder --save wrote (or "
-                                          "step-01.response.json, step-02... files), or from an OTLP/JSON trace "
-                                          "file (its recorded replies): no network, deterministic."),
-    trace_id: Optional[str] = typer.Option(None, "--trace-id", help="With --replay TRACE_FILE: the run to replay "
-                                           "when the file holds several."),
+                                          "step-01.response.json, step-02... files), from an OTLP/JSON trace "
+                                          "file or from a HAR file (their recorded replies): no network, "
+                                          "deterministic."),
+    trace_id: Optional[str] = typer.Option(None, "--trace-id", help="With --replay TRACE_FILE or FILE.har: the run "
+                                           "(a HAR's conversation number) to replay when the file holds several."),
     trace_out: Optional[Path] = typer.Option(None, "--trace-out", help="Write the loops as OTLP/JSON (one span "
                                              "per step, OTel GenAI conventions) to this file."),
     results_from: Optional[str] = typer.Option(None, "--results-from", help="Run this shell command per tool call "
@@ -493,9 +494,10 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
         if scenario is None:
             if replay is not None and not replay.exists():
                 raise ToolchoiceError(f"--replay {replay}: no such file or folder",
-                                      hint="give an OTLP/JSON trace file, or a SCENARIO and the folder --save wrote")
-            raise ToolchoiceError("give a SCENARIO file" + (" (a --replay folder replays a saved run of it)"
-                                                            if replay is not None else " (or --replay TRACE_FILE)"),
+                                      hint="give an OTLP/JSON trace file, a HAR file, or a SCENARIO and the folder "
+                                           "--save wrote")
+            raise ToolchoiceError("give a SCENARIO file" + (" (a --replay folder replays a saved run of it)" if replay
+                                                            is not None else " (or --replay TRACE_FILE or FILE.har)"),
                                   hint="see toolchoice run --help")
         if scenario is not None and replay is not None and replay.is_dir() and _inside(scenario, replay):
             from toolchoice.providers.core.loop_save import transcript_of
@@ -507,10 +509,10 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
                                       hint=f"replay with that one: toolchoice run {started} --replay {replay}"
                                            + "".join(f" -p {p}" for p in provider))
         return load_scenario(scenario), None
-    from toolchoice.providers.core.trace_scenario import replay_trace
+    from toolchoice.providers.core.trace_har_replay import replay_file
 
     target = selected_providers(provider, Scenario("-"))[0]  # what cannot travel depends on where it goes
-    traced, replies = replay_trace(replay, trace_id, target)
+    traced, replies = replay_file(replay, trace_id, target)  # a HAR's conversation or a trace's run
     if scenario is None:
         return traced, replies
     loaded = load_scenario(scenario)

@@ -311,6 +311,19 @@ def live_prepare(secrets: dict[str, str]) -> Callable[[Translation, Scenario], J
     return prepare
 
 
+def _body_names(request: Any) -> list[str]:
+    """The variables the request's body strings read (``request.body_env``: an MCP server's headers, an allowed
+    ``$NAME`` in ``extra``)."""
+    from .request_parts import ENV_PLACEHOLDER
+    from .transport import _resolved_body
+
+    names: list[str] = []
+    if request.body_env:
+        _resolved_body(request.body, request.body_env,
+                       lambda text: names.extend(a or b for a, b in ENV_PLACEHOLDER.findall(text)) or text)
+    return names
+
+
 def offline_prepare(translation: Translation, scenario: Scenario) -> Job:
     """Jobs for replay: the key placeholders filled with a stand-in (nothing leaves the machine)."""
     from . import transport
@@ -320,8 +333,8 @@ def offline_prepare(translation: Translation, scenario: Scenario) -> Job:
         job.skipped = "refused: " + "; ".join(e.message for e in translation.ledger if e.severity == "error")
         return job
     environ = dict(os.environ)
-    for name in translation.request.key_env:
-        if not environ.get(name):
+    for name in (*translation.request.key_env, *_body_names(translation.request)):
+        if not environ.get(name):  # a variable the body reads (an allowed $NAME in extra, an MCP header) too
             environ[name] = "replay-offline"
     try:
         job.prepared = transport.prepare(translation.request, environ=environ)  # a skip's reason names no provider

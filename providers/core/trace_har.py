@@ -47,6 +47,7 @@ class Call(NamedTuple):
     url: str
     request: dict[str, Any]
     response: Any  # the entry's response object (None when it has none)
+    time: Any = None  # the entry's ``time``: "Total elapsed time of the request in milliseconds" (HAR 1.2)
 
 
 class Listing(NamedTuple):
@@ -124,7 +125,7 @@ def read_har(path: Path, provider: str | None = None) -> Har:
         if found is not None:
             response = entry.get("response")
             calls.append(Call(len(calls) + 1, index, found, method, url, request,
-                              response if isinstance(response, dict) else None))
+                              response if isinstance(response, dict) else None, entry.get("time")))
             _credentials(request, parts, secrets)  # the entries whose text is shown (not a page's thousands)
         elif not (known := _known_host(host, port)) and method == "POST" and _spoken(parts.path or "/"):
             unknown.append((index, host, f"{method} {parts.path}"))
@@ -316,27 +317,35 @@ def verdict_of(saved: Any, provider: str, reply: Any) -> dict[str, Any]:
 _B64_SPACE = dict.fromkeys(map(ord, " \t\r\n\v\f"))  # ASCII whitespace: any other character stays refused
 
 
+def response_body(har: Har, call: Call) -> tuple[int, bytes, str] | None:
+    """(status, the response body's bytes, its media type without parameters), decoded where ``content.encoding`` is
+    base64; None where the entry holds no status or no body (devtools keeps none for some)."""
+    response = call.response
+    content = response.get("content") if response is not None else None
+    status = response.get("status") if response is not None else None
+    text = content.get("text") if isinstance(content, dict) else None
+    if not isinstance(status, int) or isinstance(status, bool) or status <= 0 or not isinstance(text, str) or not text:
+        return None
+    mime = str(content.get("mimeType") or "").split(";")[0].strip().lower()
+    if content.get("encoding") != "base64":
+        return status, text.encode("utf-8", "surrogatepass"), mime
+    try:  # RFC 2045 6.8 wraps base64 at 76 columns and HAR 1.2 forbids no line break: whitespace alone goes
+        return status, base64.b64decode(text.translate(_B64_SPACE), validate=True), mime
+    except (binascii.Error, ValueError):
+        raise ToolchoiceError(f"{where(har.file, call.index)}: response.content.text is not base64, as its "
+                              "encoding says", hint=HINT) from None
+
+
 def recorded_reply(har: Har, call: Call) -> tuple[Any, str]:
     """(the Reply the entry's response holds, how it was read) — (None, why) when it holds none."""
     from . import limits
     from .bounded import json_value
     from .reply import read_reply
 
-    response = call.response
-    content = response.get("content") if response is not None else None
-    status = response.get("status") if response is not None else None
-    text = content.get("text") if isinstance(content, dict) else None
-    if not isinstance(status, int) or isinstance(status, bool) or status <= 0 or not isinstance(text, str) or not text:
+    found = response_body(har, call)
+    if found is None:
         return None, "the HAR holds no response body for this entry"
-    mime = str(content.get("mimeType") or "").split(";")[0].strip().lower()
-    if content.get("encoding") == "base64":
-        try:  # RFC 2045 6.8 wraps base64 at 76 columns and HAR 1.2 forbids no line break: whitespace alone goes
-            data = base64.b64decode(text.translate(_B64_SPACE), validate=True)
-        except (binascii.Error, ValueError):
-            raise ToolchoiceError(f"{where(har.file, call.index)}: response.content.text is not base64, as its "
-                                  "encoding says", hint=HINT) from None
-    else:
-        data = text.encode("utf-8", "surrogatepass")
+    status, data, mime = found
     if mime in _STREAMS or not data.lstrip()[:1] in (b"{", b"["):
         return _streamed(call, data, status)
     if len(data) > limits.get("reply_bytes"):

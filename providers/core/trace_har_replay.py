@@ -1,0 +1,248 @@
+"""``run --replay FILE.har``: one conversation of an HTTP Archive (trace_har.py reads the file, har_conversations.py
+groups its calls as ``trace FILE.har`` lists them) replayed as the loop's steps, offline, as a trace file's run is.
+
+The scenario is the conversation's first call as ``trace FILE.har --sample N`` reads it (the saved-request reader:
+tools, tool_choice, system, messages, the recorded provider's settings), with ``loop:`` holding each call's own
+tool_choice (and its tools where they differ from the first's), ``max_steps`` the number of calls, and ``results``
+the tool results each later call sent back. The replies are the recorded responses, as a ``loop_replay.Replay``:
+on the recorded provider the recorded bytes answer each request through an ``httpx.MockTransport`` (the code path
+of a live run, as a folder ``--save`` wrote replays), each call given the result the recording sent back; on
+another provider each step's request is rendered for it and the recorded reply judged against it. The HAR's keys
+are redacted from the scenario, the notes and the replies; nothing is sent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .model import LedgerEntry, Scenario, ToolchoiceError
+
+_HINT = "toolchoice trace FILE.har lists them"
+
+
+def replay_file(path: Path, trace_id: str | None, provider: str) -> tuple[Scenario, Any]:
+    """``run --replay FILE``: a HAR's conversation (``trace_har.is_har``) or an OTLP/JSON trace's run, as the scenario
+    (its notes in every ledger) and the ``loop.Replay`` answering it, for ``provider``."""
+    from .trace_har import is_har
+
+    if is_har(path):
+        return replay_har(path, trace_id, provider)
+    from .trace_scenario import replay_trace
+
+    return replay_trace(path, trace_id, provider)
+
+
+def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenario, Any]:
+    """The conversation ``trace_id`` names (its number in ``trace FILE.har``'s listing; needed where the file holds
+    several) as a scenario and a ``Replay``. ``provider``: the one the loop runs on, which also names the API of
+    entries at a host toolchoice does not know (as ``trace FILE.har -p`` does). Bad input: one line naming the file
+    (and the entry)."""
+    from .har_conversations import follow
+    from .trace_har import LISTED, _no_calls, exchanges, import_call, read_har, where
+
+    har = read_har(path, provider)
+    if not har.calls:
+        raise _no_calls(har)
+    followed = har.calls[:LISTED]
+    steps = follow(exchanges(har, followed))
+    conversations: dict[int, list[Any]] = {}
+    unread = []
+    for call in followed:
+        if call.sample in steps:
+            conversations.setdefault(steps[call.sample].conversation, []).append(call)
+        else:
+            unread.append(call)
+    for call in unread:  # a call that does not read belongs to no conversation: a step replayed without it would be
+        import_call(har, call)  # silently missing; its import says why, naming its entry
+    if unread:
+        raise ToolchoiceError(f"{where(path, unread[0].index)}: the request does not read as {unread[0].provider}'s, "
+                              "so its conversation is not known", hint=_HINT)
+    number = _chosen(path, conversations, trace_id)
+    calls = conversations[number]
+    apis = _apis(calls)
+    if len(apis) > 1:
+        raise ToolchoiceError(f"{path}: conversation {number}'s calls go to {len(apis)} APIs ({_said(apis)}): a loop "
+                              "replays on one provider", hint="record each API's loop on its own")
+    notes: list[LedgerEntry] = [LedgerEntry("info", "har.replayed", f"{path}: conversation {number}, {len(calls)} "
+                                            f"call{'s' if len(calls) != 1 else ''} to {calls[0].provider} "
+                                            f"(log.entries[{', '.join(str(c.index) for c in calls)}]), replayed as "
+                                            "the loop's steps")]
+    if len(har.calls) > LISTED:
+        notes.append(LedgerEntry("info", "har.not_followed", f"the file holds {len(har.calls):,} provider calls: its "
+                                 f"conversations are those of the first {LISTED}, as trace FILE.har lists them"))
+    if provider != calls[0].provider:
+        notes.append(LedgerEntry("info", "har.rendered_for", f"the calls went to {calls[0].provider}: each step is "
+                                 f"rendered for {provider} and the recorded reply judged against it"))
+    data, replies = _scenario(har, calls, notes, import_call)
+    from . import loop
+    from .trace_scenario import _check
+
+    scenario = _check(str(path), data)._replace(notes=tuple(_redacted(har, notes)))
+    bodies = {n: body for n, (body, _) in replies.items() if body is not None}
+    saved = {n: reply for n, (_, reply) in replies.items() if reply is not None}
+    return scenario, loop.Replay([loop.Transcript(path, calls[0].provider, bodies, saved)])
+
+
+def _apis(calls: list[Any]) -> dict[str, list[int]]:
+    apis: dict[str, list[int]] = {}
+    for call in calls:
+        apis.setdefault(call.provider, []).append(call.sample)
+    return apis
+
+
+def _said(apis: dict[str, list[int]], what: str = "sample") -> str:
+    return "; ".join(f"{api}: {what}{'s' if len(ns) != 1 else ''} {', '.join(map(str, ns))}" for api, ns in apis.items())
+
+
+def _chosen(path: Path, conversations: dict[int, list[Any]], trace_id: str | None) -> int:
+    """The conversation to replay: the one ``trace_id`` names, the only one, or a line saying which exist."""
+    held = ", ".join(f"{n} ({len(cs)} call{'s' if len(cs) != 1 else ''} to {'+'.join(_apis(cs))})"
+                     for n, cs in conversations.items())
+    if trace_id is not None:
+        wanted = trace_id.strip().removeprefix("conversation").strip()
+        if not wanted.isdigit() or int(wanted) not in conversations:
+            raise ToolchoiceError(f"{path}: no conversation {json.dumps(trace_id[:40])}; it holds {held}",
+                                  hint=f"give --trace-id one of those numbers; {_HINT}")
+        return int(wanted)
+    if len(conversations) == 1:
+        return next(iter(conversations))
+    apis: dict[str, list[int]] = {}
+    for n, cs in conversations.items():
+        for api in _apis(cs):
+            apis.setdefault(api, []).append(n)
+    if len(apis) > 1:
+        raise ToolchoiceError(f"{path}: its calls go to {len(apis)} APIs ({_said(apis, 'conversation')}): one -p "
+                              "per API", hint=f"replay a conversation with --trace-id N and its API's -p; {_HINT}")
+    raise ToolchoiceError(f"{path}: holds {len(conversations)} conversations: {held}",
+                          hint=f"pick one with --trace-id N; {_HINT}")
+
+
+def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call: Any
+              ) -> tuple[dict[str, Any], dict[int, tuple[Any, Any]]]:
+    """The scenario data (the first call's, with the loop) and, per step, (the recorded body for the transport, the
+    reply file's content for another provider); ``notes`` gets each call's notes (later calls' warnings)."""
+    from .trace_har import _redacted
+
+    imported = [_redacted(har, import_call(har, call)) for call in calls]
+    seen = {(n.code, n.message) for n in notes}
+    for step, saved in enumerate(imported, 1):
+        for note in saved.notes:
+            if note.code == "har.reply" or (step > 1 and note.severity == "info"):
+                continue  # the loop judges each reply itself
+            said = note if step == 1 or note.code.startswith("har.") else note._replace(
+                message=f"step {step}: {note.message}")
+            if (said.code, said.message) not in seen:
+                seen.add((said.code, said.message))
+                notes.append(said)
+    first = dict(imported[0].data)
+    first["description"] = (f"replayed from {har.file.name}: {len(calls)} call{'s' if len(calls) != 1 else ''} to "
+                            f"{calls[0].provider} (log.entries[{', '.join(str(c.index) for c in calls)}])")
+    declared: dict[str, Any] = {}
+    for saved in imported:
+        for tool in saved.data.get("tools") or ():
+            declared.setdefault(tool.get("name") or json.dumps(tool, sort_keys=True), tool)
+    if declared:
+        first["tools"] = list(declared.values())
+    names = [t.get("name") for t in imported[0].data.get("tools") or ()]
+    loop: dict[str, Any] = {"max_steps": len(calls)}
+    steps = []
+    for saved in imported:
+        step: dict[str, Any] = {}
+        if "tool_choice" in saved.data:
+            step["tool_choice"] = saved.data["tool_choice"]
+        offered = [t.get("name") for t in saved.data.get("tools") or ()]
+        if offered != names and all(offered):
+            step["tools"] = offered
+        steps.append(step)
+    if any(steps):
+        loop["steps"] = steps
+    replies = _replies(har, calls, imported)
+    results: dict[str, list[str]] = {}
+    for _, reply in replies.values():
+        for given in (reply or {}).get("results", ()):
+            if given["name"]:
+                results.setdefault(given["name"], []).append(given["content"])
+    if results:
+        loop["results"] = results
+    first["loop"] = loop
+    return first, replies
+
+
+def _replies(har: Any, calls: list[Any], imported: list[Any]) -> dict[int, tuple[Any, Any]]:
+    """Per step: ((status, body, content type) as recorded, or None; {"status", "reply", "latency_ms", "results"},
+    or None where the entry holds no response to read)."""
+    from .mock.body_secrets import secrets
+    from .redaction import Redactor
+    from .trace_har import _STREAMS, _asked_stream, recorded_reply, response_body
+
+    redactor = Redactor(secrets(har.secrets)) if har.secrets else None
+    out: dict[int, tuple[Any, Any]] = {}
+    for step, call in enumerate(calls, 1):
+        found = response_body(har, call)
+        reply, _ = recorded_reply(har, call)
+        if found is None or reply is None:
+            out[step] = (None, None)
+            continue
+        status, data, mime = found
+        events = _array(data) if 200 <= status < 300 and _asked_stream(har, call) else None
+        if events is not None:  # Gemini's streamGenerateContent without alt=sse answers a JSON array of its events:
+            # replayed as the SSE stream toolchoice asks for (alt=sse), one event an item, as recorded_reply reads it
+            data, mime = b"".join(b"data: " + json.dumps(item).encode() + b"\r\n\r\n" for item in events), _STREAMS[0]
+        if redactor is not None:  # a reply that quotes a key the HAR's request sent
+            data = redactor.text(data.decode("utf-8", "replace")).encode("utf-8")
+        kind = mime if mime in _STREAMS else ("application/json" if data.lstrip()[:1] in (b"{", b"[") else
+                                              mime or "text/plain")
+        shown = reply.to_json()
+        saved: dict[str, Any] = {"status": status, "reply": redactor.data(shown) if redactor else shown}
+        time = call.time
+        if isinstance(time, (int, float)) and not isinstance(time, bool) and 0 <= time < 1e9:
+            saved["latency_ms"] = float(time)
+        if step < len(calls):
+            saved["results"] = _results_given(reply, imported[step].data.get("messages") or [])
+        out[step] = ((status, data, kind), saved)
+    return out
+
+
+def _array(data: bytes) -> list[Any] | None:
+    from .bounded import json_value
+
+    if data.lstrip()[:1] != b"[":
+        return None
+    try:
+        found = json_value(data.decode("utf-8", "replace"))
+    except ValueError:
+        return None  # the step's reply says so as it is judged
+    return found if isinstance(found, list) else None
+
+
+def _results_given(reply: Any, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What the next call sent back for each call ``reply`` made, in the reply's order: the tool message with the
+    call's id, else the one at its position after the last assistant turn (Gemini's calls have no ids); a call with
+    none gets an empty name (``Transcript.recorded_result`` then leaves it to ``loop.results``)."""
+    from .trace_scenario import _after_last_turn
+
+    answers = {m["tool_call_id"]: m for m in messages if m.get("role") == "tool" and m.get("tool_call_id")}
+    following = _after_last_turn(messages)
+    given = []
+    for position, call in enumerate(reply.tool_calls):
+        message = answers.get(call.id) if call.id else None
+        if message is None and position < len(following) and not following[position].get("tool_call_id"):
+            message = following[position]
+        if message is None:
+            given.append({"name": "", "content": ""})
+            continue
+        content = message.get("content")
+        given.append({"name": call.name, "content": content if isinstance(content, str) else
+                      json.dumps(content, ensure_ascii=False), "is_error": bool(message.get("is_error"))})
+    return given
+
+
+def _redacted(har: Any, notes: list[LedgerEntry]) -> list[LedgerEntry]:
+    if not har.secrets:
+        return notes
+    from .mock.body_secrets import secrets
+    from .redaction import Redactor
+
+    redactor = Redactor(secrets(har.secrets))
+    return [n._replace(message=redactor.text(n.message)) for n in notes]
