@@ -329,3 +329,39 @@ def test_extra_body_merged_elsewhere_says_nothing_of_it() -> None:
     (shown,) = apply("litellm", [translate("openai", scenario)], scenario)
     assert shown.translation.request.body["top_k"] == 3 and shown.translation.request.body["max_tokens"] == 77
     assert not [e for e in shown.translation.ledger if e.code == "dialect.extra_fields"]
+
+
+def test_litellm_model_nests_extra_body_as_litellm_does(client: Client) -> None:
+    """openai-agents' LitellmModel on Anthropic hands ModelSettings(extra_body) to litellm.acompletion as extra_body,
+    so it arrives as a body field named "extra_body", and ModelSettings(extra_args) as keyword arguments, which reach
+    the top level: the openai-agents view shows the first, its dialect.extra_fields entry names the second."""
+    from agents import Agent, FunctionTool, ModelSettings, Runner
+    from agents.extensions.models.litellm_model import LitellmModel
+
+    async def invoke(_context: Any, _arguments: str) -> str:
+        return "sunny"
+
+    mock = client.mock("anthropic")
+    fields = {k: v for k, v in OTHER_FIELDS.items() if k != "max_tokens"}
+    bodies = []
+    for settings in ({"extra_body": fields}, {"extra_args": fields}):
+        before = len(mock.records)
+        model = LitellmModel(model=f"anthropic/{MODELS['anthropic']}", base_url=mock.base_url, api_key=KEY)
+        tools = [FunctionTool(name=t["function"]["name"], description=t["function"]["description"],
+                              params_json_schema=WEATHER, on_invoke_tool=invoke, strict_json_schema=False)
+                 for t in TOOLS]
+        agent = Agent(name="weather", tools=tools, model=model, tool_use_behavior="stop_on_first_tool",
+                      model_settings=ModelSettings(tool_choice="auto", **settings))
+        asyncio.run(Runner.run(agent, "Weather in Paris?", max_turns=2))
+        bodies.append(sent_body(client, "anthropic", before))
+    nested, top = bodies
+    assert nested["extra_body"] == fields and "top_k" not in nested
+    assert top["top_k"] == 3 and top["metadata_note"] == {"a": 1} and "extra_body" not in top
+    text = ("tools:\n  - {name: get_weather}\n  - {name: get_time}\nmessages: [{role: user, content: hi}]\n"
+            f"tool_choice: auto\nproviders:\n  anthropic:\n    model: {MODELS['anthropic']}\n"
+            f"    extra: {json.dumps(fields)}\n")
+    scenario = load_scenario_text(text, "extra-fields.yaml")
+    (shown,) = apply("openai-agents", [translate("anthropic", scenario)], scenario)
+    assert shown.translation.request.body["extra_body"] == nested["extra_body"] and "top_k" not in shown.translation.request.body
+    (said,) = [e for e in shown.translation.ledger if e.code == "dialect.extra_fields"]
+    assert "ModelSettings(extra_body=extra)" in said.message and "ModelSettings(extra_args=" in said.message
