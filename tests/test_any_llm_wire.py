@@ -6,8 +6,11 @@ docs/any-llm.md tables the rows with the any-llm source that makes each.
 
 any-llm is not in the test extra: any-llm-sdk 1.40.2 (the newest release, 2026-10) declares ``anthropic<1,>=0.124.0``
 as a core requirement, and the extra pins anthropic>=2.14 (its other SDKs fit: openai<4, mistralai>=2.4.2). It runs
-with anthropic 2.14 all the same; to run this file, ``pip install --no-deps any-llm-sdk==1.40.2
-'openresponses-types>=2.4,<3'`` beside the test extra. Without it the file is skipped.
+with anthropic 2.14 all the same (``pip install --no-deps any-llm-sdk==1.40.2 'openresponses-types>=2.4,<3'`` beside
+the test extra). So the 36 choice requests are recorded (tests/data/peers/any-llm/choices.json: each body the mock
+saved, its status, what any-llm raised) and every run holds the recording to the SDK types and to toolchoice's
+request; where any-llm is installed the same requests are sent live and must match the recording
+(``RERECORD_ANY_LLM=1`` writes it again), and the tools, thinking and extra_body tests run.
 
 The expected wire values are the providers' documented forms written here, each checked against the SDK's type in
 the same test; none is computed by toolchoice. One mock per provider serves the file (tests/litellm_client.py's
@@ -27,9 +30,10 @@ from sdk_types import check, missing
 from toolchoice.providers.core.registry import translate
 from toolchoice.providers.core.scenario import load_scenario_text
 
-pytestmark = [pytest.mark.skipif(missing("any_llm", "openai", "anthropic", "mistralai"),
-                                 reason="any-llm-sdk installed beside the test extra (this file's docstring)"),
+pytestmark = [pytest.mark.skipif(missing("openai", "anthropic", "mistralai"), reason="the test extra's SDKs"),
               pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+live = pytest.mark.skipif(missing("any_llm"), reason="any-llm-sdk installed beside the test extra (the docstring)")
+RECORDING = Path(__file__).parent / "data" / "peers" / "any-llm" / "choices.json"
 
 MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-sonnet-4-5", "mistral": "mistral-large-latest"}
 # the neutral choice (toolchoice's scenario word) -> the tool_choice argument any-llm takes (OpenAI's spelling; "any"
@@ -74,6 +78,46 @@ class AnyLLMClient(Client):
 
 
 @pytest.fixture(scope="module")
+def recorded() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(RECORDING.read_text(encoding="utf-8"))
+    return data
+
+
+def key(provider: str, choice: str | None, parallel: bool | None) -> str:
+    return f"{provider} {choice} {parallel}"
+
+
+def as_recorded(sent: Sent) -> dict[str, Any]:
+    """One request as the recording keeps it: the path and body the mock saved, its status, what any-llm raised."""
+    return {"path": sent.path, "body": sent.body, "status": None if sent.line is None else sent.line["status"],
+            "error": None if sent.error is None else f"{type(sent.error).__name__}: {sent.error}"[:300],
+            "calls": sent.calls}
+
+
+CASES = [(p, c, q) for p in MODELS for c in ARGUMENTS for q in (None, False)]
+
+
+@live
+def test_live_requests_match_the_recording(client: "AnyLLMClient") -> None:
+    """any-llm's real completion() sends what the recording holds, for every case (anthropic's max_tokens given, as
+    its provider asks for one)."""
+    import os
+
+    made = {}
+    for provider, choice, parallel in CASES:
+        extra = {"max_tokens": 256} if provider == "anthropic" else {}
+        made[key(provider, choice, parallel)] = as_recorded(client.send(
+            provider, tool_choice=ARGUMENTS[choice], parallel_tool_calls=parallel, **extra))
+    if os.environ.get("RERECORD_ANY_LLM") == "1":
+        from any_llm import __version__
+
+        RECORDING.parent.mkdir(parents=True, exist_ok=True)
+        RECORDING.write_text(json.dumps({"any_llm_sdk": __version__, **made}, indent=2) + "\n", encoding="utf-8")
+    recorded = json.loads(RECORDING.read_text(encoding="utf-8"))
+    assert {k: v for k, v in recorded.items() if k != "any_llm_sdk"} == made
+
+
+@pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AnyLLMClient]:
     with AnyLLMClient(tmp_path_factory.mktemp("any-llm")) as made:
         yield made
@@ -93,6 +137,14 @@ def api_body(provider: str, choice: str | None, parallel: bool | None) -> dict[s
     return made.request.body
 
 
+class Recorded:
+    """A recorded request, read as the tests read a live one."""
+
+    def __init__(self, entry: dict[str, Any]) -> None:
+        self.path, self.body, self.status = entry["path"], entry["body"], entry["status"]
+        self.error, self.calls = entry["error"], entry["calls"]
+
+
 def _words(alias: Any) -> tuple[str, ...]:
     (words,) = [a for a in typing.get_args(alias) if typing.get_origin(a) is typing.Literal]
     return typing.get_args(words)
@@ -102,14 +154,14 @@ def _words(alias: Any) -> tuple[str, ...]:
 
 @pytest.mark.parametrize("parallel", [None, False], ids=["parallel-unset", "parallel-false"])
 @pytest.mark.parametrize("choice", list(ARGUMENTS), ids=lambda c: str(c))
-def test_openai_gets_the_argument_as_given(client: AnyLLMClient, choice: str | None, parallel: bool | None) -> None:
+def test_openai_gets_the_argument_as_given(recorded: dict[str, Any], choice: str | None, parallel: bool | None) -> None:
     """providers/openai/base.py _convert_completion_params: ``params.model_dump(exclude_none=True)`` handed to
     ``client.chat.completions.create``: every tool_choice as written, ``parallel_tool_calls`` where given. The same as
     toolchoice's request but for "any", which openai-python's ChatCompletionToolChoiceOptionParam does not have: sent,
     and the mock answers OpenAI's 400 (toolchoice sends "required", its meaning)."""
     from openai.types.chat.chat_completion_tool_choice_option_param import ChatCompletionToolChoiceOptionParam
 
-    sent = client.send("openai", tool_choice=ARGUMENTS[choice], parallel_tool_calls=parallel)
+    sent = Recorded(recorded[key("openai", choice, parallel)])
     assert sent.body is not None and sent.path == "/v1/chat/completions"
     wire = sent.body.get("tool_choice", ABSENT)
     assert wire == (ABSENT if choice is None else ARGUMENTS[choice])
@@ -117,7 +169,7 @@ def test_openai_gets_the_argument_as_given(client: AnyLLMClient, choice: str | N
     ours = api_body("openai", choice, parallel)
     if choice == "any":
         assert "any" not in _words(ChatCompletionToolChoiceOptionParam) and ours["tool_choice"] == "required"
-        assert type(sent.error).__name__ == "BadRequestError" and sent.line is not None and sent.line["status"] == 400
+        assert sent.error.startswith("BadRequestError: ") and sent.status == 400
         assert "'any' is not one of 'none', 'auto', 'required'" in str(sent.error)
         return
     assert sent.error is None, sent.error
@@ -147,7 +199,7 @@ def anthropic_expected(choice: str | None, parallel: bool | None) -> Any:
 
 @pytest.mark.parametrize("parallel", [None, False], ids=["parallel-unset", "parallel-false"])
 @pytest.mark.parametrize("choice", list(ARGUMENTS), ids=lambda c: str(c))
-def test_anthropic_gets_its_own_form(client: AnyLLMClient, choice: str | None, parallel: bool | None) -> None:
+def test_anthropic_gets_its_own_form(recorded: dict[str, Any], choice: str | None, parallel: bool | None) -> None:
     """Every choice reaches the Messages API in its own form (anthropic's ToolChoiceParam), "any" too (LiteLLM drops
     it: docs/litellm.md). It differs from toolchoice's request only in spelling: with parallel_tool_calls unset
     any-llm writes ``disable_parallel_tool_use: false``, the API's default, where toolchoice leaves the field out;
@@ -155,7 +207,7 @@ def test_anthropic_gets_its_own_form(client: AnyLLMClient, choice: str | None, p
     from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
     from anthropic.types.tool_choice_param import ToolChoiceParam
 
-    sent = client.send("anthropic", tool_choice=ARGUMENTS[choice], parallel_tool_calls=parallel, max_tokens=256)
+    sent = Recorded(recorded[key("anthropic", choice, parallel)])
     assert sent.error is None, sent.error
     assert sent.body is not None and sent.path == "/v1/messages"
     wire = sent.body.get("tool_choice", ABSENT)
@@ -172,6 +224,7 @@ def test_anthropic_gets_its_own_form(client: AnyLLMClient, choice: str | None, p
     assert sent.calls == ([] if choice == "none" else ["get_weather"])
 
 
+@live
 def test_anthropic_tools_and_thinking(client: AnyLLMClient) -> None:
     """The tools go out as Anthropic's {name, description, input_schema} (utils.py _convert_tool_spec), the schema as
     given; with reasoning_effort left at its default ("auto") no thinking field is sent, and with
@@ -191,14 +244,14 @@ def test_anthropic_tools_and_thinking(client: AnyLLMClient) -> None:
 
 @pytest.mark.parametrize("parallel", [None, False], ids=["parallel-unset", "parallel-false"])
 @pytest.mark.parametrize("choice", list(ARGUMENTS), ids=lambda c: str(c))
-def test_mistral_gets_the_argument_as_given(client: AnyLLMClient, choice: str | None, parallel: bool | None) -> None:
+def test_mistral_gets_the_argument_as_given(recorded: dict[str, Any], choice: str | None, parallel: bool | None) -> None:
     """providers/mistral/mistral.py _convert_completion_params: ``params.model_dump(exclude_none=True)`` handed to
     mistralai's ``chat.complete_async``: every word as written, both "required" and "any" being Mistral's
     (mistralai's ToolChoiceEnum); toolchoice sends "any" for both. The named object goes through mistralai's
     ToolChoice model (the same JSON)."""
     from mistralai.client.models.toolchoiceenum import ToolChoiceEnum
 
-    sent = client.send("mistral", tool_choice=ARGUMENTS[choice], parallel_tool_calls=parallel)
+    sent = Recorded(recorded[key("mistral", choice, parallel)])
     assert sent.error is None, sent.error
     assert sent.body is not None and sent.path == "/v1/chat/completions"
     wire = sent.body.get("tool_choice", ABSENT)
@@ -214,6 +267,7 @@ def test_mistral_gets_the_argument_as_given(client: AnyLLMClient, choice: str | 
     assert sent.calls == ([] if choice == "none" else ["get_weather"])
 
 
+@live
 def test_extra_body_goes_where_each_sdk_puts_it(client: AnyLLMClient) -> None:
     """``completion(..., extra_body={...})``: a keyword any-llm hands to the provider's SDK call unread
     (``**kwargs``); openai-python and anthropic-python merge it into the body's top level, over what they built
