@@ -312,6 +312,23 @@ def test_litellm_nests_extra_body_on_anthropic_and_bedrock(client: Client, provi
     assert ("sent at the top level" if provider == "anthropic" else "goes into additionalModelRequestFields") in said.message
 
 
+def test_bedrock_extra_writing_additional_fields_is_nested_beside_litellm_s_own(client: Client) -> None:
+    """Extra writing additionalModelRequestFields itself is nested too, beside the parallel form LiteLLM writes there
+    for a Claude id its map flags (anthropic.claude-sonnet-4-6), and no dialect.differs entry is left about it."""
+    model, extra = "anthropic.claude-sonnet-4-6", {"additionalModelRequestFields": {"top_k": 3}}
+    sent = client.send("bedrock", model=f"bedrock/converse/{model}", tool_choice="auto", parallel_tool_calls=False,
+                       extra_body=extra)
+    assert sent.error is None and sent.body is not None, sent.error
+    text = ("tools:\n  - {name: get_weather}\n  - {name: get_time}\nmessages: [{role: user, content: hi}]\n"
+            f"tool_choice: auto\nparallel_tool_calls: false\nproviders:\n  bedrock:\n    model: {model}\n"
+            f"    extra: {json.dumps(extra)}\n")
+    scenario = load_scenario_text(text, "extra-fields.yaml")
+    (shown,) = apply("litellm", [translate("bedrock", scenario)], scenario)
+    assert shown.translation.request.body["additionalModelRequestFields"] == sent.body["additionalModelRequestFields"]
+    assert not [e for e in shown.translation.ledger if e.code == "dialect.differs"
+                and e.message.startswith("additionalModelRequestFields")]
+
+
 def view_without_extra(provider: str) -> dict[str, Any]:
     text = (f"tools:\n  - {{name: get_weather}}\n  - {{name: get_time}}\nmessages: [{{role: user, content: hi}}]\n"
             f"tool_choice: auto\nproviders:\n  {provider}:\n    model: {MODELS[provider]}\n")
