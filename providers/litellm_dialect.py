@@ -263,6 +263,10 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     model = model_of(base)
     routed = route.prefix + model
     body = json.loads(json.dumps(base.request.body))  # a deep copy; JSON data only
+    extra = scenario.settings_for(api.provider).extra
+    nested = EXTRA_NESTED.get(route.provider) if extra else None
+    if nested is not None:  # LiteLLM does not merge extra_body there: the body without extra, extra nested below
+        _unmerge(body, extra, scenario, api.provider, rebuild)
     thinking = body.get("thinking")
     arguments = [f"model={routed!r}", "messages"] + (["tools"] if scenario.tools else []) + (
         [f"tool_choice={json.dumps(value) if isinstance(value, dict) else repr(value)}"] if word else []) + (
@@ -328,6 +332,8 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     why = {path: rule for path, rule in outcome.notes}
     api_body = api.request.body if api.request is not None else None
     for path in dict.fromkeys(compared):
+        if nested is not None and path.split(".")[0] in extra and path not in (route.choice_path, route.tools_path):
+            continue  # the API request has extra's there; LiteLLM nests extra whole (dialect.extra_fields says so)
         ours = get_path(api_body, path) if api_body is not None else ABSENT
         theirs = get_path(body, path)
         if ours == theirs:
@@ -360,6 +366,9 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         ledger.append(LedgerEntry("warning", "dialect.differs", "thinking: LiteLLM sends the forcing tool_choice without "
                                   "thinking disabled (DeepSeekChatConfig.map_openai_params maps only what it is "
                                   f"given): {API_ANSWERS['thinking.disabled_for_choice']}"))
+    if nested is not None:
+        set_path(body, nested[0], json.loads(json.dumps(dict(extra))))
+        ledger.append(LedgerEntry("warning", "dialect.extra_fields", f"providers.{api.provider}.extra: {nested[1]}"))
     effective = get_path(body, route.choice_path) if route.choice_path else ABSENT
     translation = base._replace(requested_tool_choice=api.requested_tool_choice,
                                 effective_tool_choice=None if effective is ABSENT else effective,
@@ -412,6 +421,41 @@ EXTRA_BODY: dict[str, tuple[bool, str]] = {
     "bedrock": (False, "litellm.completion(..., extra_body=extra) on the bedrock/converse/ route sends it under "
                        "additionalModelRequestFields.extra_body, not toolConfig"),
 }
+
+
+# provider -> (where litellm.completion(..., extra_body=extra) puts extra whole, what the ledger says), where LiteLLM
+# does not merge extra_body into the body it builds: each run with litellm 1.110.2 through the mock
+# (tests/test_dialect_extra_choice.py), with extra_body and with the same fields as keyword arguments
+EXTRA_NESTED: dict[str, tuple[str, str]] = {
+    "anthropic": ("extra_body", "litellm.completion(..., extra_body=extra) on the anthropic/ route sends extra whole "
+                                "as one body field named \"extra_body\" (which the Messages API does not read), not "
+                                "its fields at the body's top level; passed as keyword arguments instead "
+                                "(litellm.completion(..., top_k=3)), each field is sent at the top level (LiteLLM "
+                                "passes a parameter it does not know on in optional_params, \"which becomes the JSON body via "
+                                "{**optional_params}\": litellm 1.110.2 llms/anthropic/chat/transformation.py:2453, "
+                                "transform_request)"),
+    "bedrock": (f"{_EXTRA}.extra_body", "litellm.completion(..., extra_body=extra) on the bedrock/converse/ route "
+                                        "sends extra whole under additionalModelRequestFields.extra_body; passed as "
+                                        "keyword arguments instead, each field goes into "
+                                        "additionalModelRequestFields (\"set all model-specific params in "
+                                        "'additional_request_params'\": litellm 1.110.2 llms/bedrock/chat/"
+                                        "converse_transformation.py:1890, _prepare_request_params); neither way "
+                                        "sets a top-level Converse field"),
+}
+
+
+def _unmerge(body: dict[str, Any], extra: Mapping[str, Any], scenario: Scenario, provider: str,
+             rebuild: Rebuild | None) -> None:
+    """``body``'s top-level fields that ``extra`` wrote, set back to the API request's without extra (ABSENT where
+    that has none)."""
+    bare = scenario._replace(providers={**scenario.providers, provider: scenario.settings_for(provider)._replace(extra={})})
+    plain = rebuilt_base(translated(rebuild, bare, provider), bare, rebuild)
+    plain_body = plain.request.body if plain.request is not None else {}
+    for key in extra:
+        if key in plain_body:
+            body[key] = json.loads(json.dumps(plain_body[key]))
+        else:
+            body.pop(key, None)
 
 
 def extra_route(view: LiteLLMView) -> tuple[bool | None, str]:

@@ -404,6 +404,21 @@ def _reset_note(ledger: list[LedgerEntry], scenario: Scenario, value: Any) -> No
                               f"({TOOL_USE_BEHAVIOR})"))
 
 
+def _agents_extra_fields(entry: LedgerEntry) -> LedgerEntry:
+    """--dialect litellm's dialect.extra_fields entry in the Agent's terms: LitellmModel hands ModelSettings(extra_body)
+    to litellm.acompletion as extra_body and extra_args as keyword arguments (agents/extensions/models/
+    litellm_model.py, tests/test_dialect_extra_choice.py)."""
+    return entry._replace(message=entry.message
+                          .replace("litellm.completion(..., extra_body=extra)",
+                                   "ModelSettings(extra_body=extra), which LitellmModel hands to litellm.acompletion,")
+                          .replace("passed as keyword arguments instead (litellm.completion(..., top_k=3))",
+                                   "given as ModelSettings(extra_args={'top_k': 3}) instead (keyword arguments of "
+                                   "litellm.acompletion)")
+                          .replace("passed as keyword arguments instead,",
+                                   "given as ModelSettings(extra_args=...) instead (keyword arguments of "
+                                   "litellm.acompletion),"))
+
+
 def _through_litellm(api: Translation, base: Translation, scenario: Scenario, rebuild: Rebuild | None,
                      route: Route, setting: Setting) -> AgentsView:
     """LitellmModel: the Chat converter's choice handed to litellm.acompletion, so --dialect litellm's request (no
@@ -441,7 +456,8 @@ def _through_litellm(api: Translation, base: Translation, scenario: Scenario, re
                                                           "ModelSettings(extra_args={'drop_params': True}), and "
                                                           "--dialect litellm --drop-params shows that request")
                           .replace("litellm.completion(..., parallel_tool_calls=", "ModelSettings(parallel_tool_calls="))
-               if e.code == "dialect.refused" else e for e in view.translation.ledger[len(given.ledger):]]
+               if e.code == "dialect.refused" else _agents_extra_fields(e) if e.code == "dialect.extra_fields" else e
+               for e in view.translation.ledger[len(given.ledger):]]
     translation = view.translation._replace(ledger=ledger, requested_tool_choice=api.requested_tool_choice)
     if refusal is not None:
         ledger.append(LedgerEntry("error", "dialect.refused", f"openai-agents raises before sending, nothing is sent: "

@@ -11,6 +11,7 @@ and one import of litellm serve the whole file (tests/litellm_client.py keeps ev
 from __future__ import annotations
 
 import asyncio
+import json
 import functools
 import warnings
 from pathlib import Path
@@ -267,3 +268,117 @@ def test_the_cli_shows_extras_choice(tmp_path: Path) -> None:
     shown = json.loads(out.stdout)
     assert shown["request"]["body"]["tool_choice"] == SENDS_TIME["openai"][1]
     assert "dialect.extra_choice" in [e["code"] for e in shown["ledger"]]
+
+
+# ---- the other fields of extra: where LiteLLM puts extra_body on anthropic/ and bedrock/ ---------------------------
+
+# a field of the provider's own (Anthropic's top_k), one no API has, and one toolchoice translates (max_tokens): each
+# run through litellm.completion as extra_body and as keyword arguments
+OTHER_FIELDS = {"top_k": 3, "metadata_note": {"a": 1}, "max_tokens": 77}
+NESTED = {"anthropic": "extra_body", "bedrock": "additionalModelRequestFields.extra_body"}
+
+
+def _fields_view(provider: str) -> Any:
+    text = ("tools:\n  - {name: get_weather}\n  - {name: get_time}\nmessages: [{role: user, content: hi}]\n"
+            f"tool_choice: auto\nproviders:\n  {provider}:\n    model: {MODELS[provider]}\n"
+            f"    extra: {json.dumps(OTHER_FIELDS)}\n")
+    scenario = load_scenario_text(text, "extra-fields.yaml")
+    (made,) = apply("litellm", [translate(provider, scenario)], scenario)
+    return made
+
+
+@pytest.mark.parametrize("provider", list(NESTED))
+def test_litellm_nests_extra_body_on_anthropic_and_bedrock(client: Client, provider: str) -> None:
+    """LiteLLM merges extra_body into the body it builds on the OpenAI-compatible routes, but on anthropic/ it sends
+    extra whole as a body field named "extra_body" and on bedrock/converse/ under additionalModelRequestFields; as
+    keyword arguments the same fields reach the top level (anthropic/) or additionalModelRequestFields' members
+    (bedrock/). The view shows the first and its dialect.extra_fields warning names the second."""
+    sent = client.send(provider, tool_choice="auto", extra_body=OTHER_FIELDS)
+    assert sent.error is None and sent.body is not None, sent.error
+    assert _at(sent.body, NESTED[provider]) == OTHER_FIELDS
+    assert "top_k" not in sent.body and "metadata_note" not in sent.body and sent.body.get("max_tokens") != 77
+    shown = _fields_view(provider)
+    body = shown.translation.request.body
+    assert _at(body, NESTED[provider]) == _at(sent.body, NESTED[provider])
+    assert "top_k" not in body and "metadata_note" not in body and body.get("max_tokens") != 77
+    if provider == "anthropic":  # toolchoice's own, as the API request has it without extra
+        assert body["max_tokens"] == view_without_extra(provider)["max_tokens"]
+    (said,) = [e for e in shown.translation.ledger if e.code == "dialect.extra_fields"]
+    assert said.severity == "warning" and NESTED[provider] in said.message
+    as_keywords = client.send(provider, tool_choice="auto", **{k: v for k, v in OTHER_FIELDS.items() if k != "max_tokens"})
+    assert as_keywords.error is None and as_keywords.body is not None, as_keywords.error
+    where = as_keywords.body if provider == "anthropic" else as_keywords.body["additionalModelRequestFields"]
+    assert where["top_k"] == 3 and where["metadata_note"] == {"a": 1}
+    assert ("sent at the top level" if provider == "anthropic" else "goes into additionalModelRequestFields") in said.message
+
+
+def test_bedrock_extra_writing_additional_fields_is_nested_beside_litellm_s_own(client: Client) -> None:
+    """Extra writing additionalModelRequestFields itself is nested too, beside the parallel form LiteLLM writes there
+    for a Claude id its map flags (anthropic.claude-sonnet-4-6), and no dialect.differs entry is left about it."""
+    model, extra = "anthropic.claude-sonnet-4-6", {"additionalModelRequestFields": {"top_k": 3}}
+    sent = client.send("bedrock", model=f"bedrock/converse/{model}", tool_choice="auto", parallel_tool_calls=False,
+                       extra_body=extra)
+    assert sent.error is None and sent.body is not None, sent.error
+    text = ("tools:\n  - {name: get_weather}\n  - {name: get_time}\nmessages: [{role: user, content: hi}]\n"
+            f"tool_choice: auto\nparallel_tool_calls: false\nproviders:\n  bedrock:\n    model: {model}\n"
+            f"    extra: {json.dumps(extra)}\n")
+    scenario = load_scenario_text(text, "extra-fields.yaml")
+    (shown,) = apply("litellm", [translate("bedrock", scenario)], scenario)
+    assert shown.translation.request.body["additionalModelRequestFields"] == sent.body["additionalModelRequestFields"]
+    assert not [e for e in shown.translation.ledger if e.code == "dialect.differs"
+                and e.message.startswith("additionalModelRequestFields")]
+
+
+def view_without_extra(provider: str) -> dict[str, Any]:
+    text = (f"tools:\n  - {{name: get_weather}}\n  - {{name: get_time}}\nmessages: [{{role: user, content: hi}}]\n"
+            f"tool_choice: auto\nproviders:\n  {provider}:\n    model: {MODELS[provider]}\n")
+    made = translate(provider, load_scenario_text(text, "plain.yaml"))
+    assert made.request is not None
+    return made.request.body
+
+
+def test_extra_body_merged_elsewhere_says_nothing_of_it() -> None:
+    """On a route where LiteLLM merges extra_body over its body (openai/), extra's fields stay where the API request
+    has them and no dialect.extra_fields entry is written."""
+    text = ("tools:\n  - {name: get_weather}\nmessages: [{role: user, content: hi}]\ntool_choice: auto\n"
+            f"providers:\n  openai:\n    extra: {json.dumps(OTHER_FIELDS)}\n")
+    scenario = load_scenario_text(text, "extra-fields.yaml")
+    (shown,) = apply("litellm", [translate("openai", scenario)], scenario)
+    assert shown.translation.request.body["top_k"] == 3 and shown.translation.request.body["max_tokens"] == 77
+    assert not [e for e in shown.translation.ledger if e.code == "dialect.extra_fields"]
+
+
+def test_litellm_model_nests_extra_body_as_litellm_does(client: Client) -> None:
+    """openai-agents' LitellmModel on Anthropic hands ModelSettings(extra_body) to litellm.acompletion as extra_body,
+    so it arrives as a body field named "extra_body", and ModelSettings(extra_args) as keyword arguments, which reach
+    the top level: the openai-agents view shows the first, its dialect.extra_fields entry names the second."""
+    from agents import Agent, FunctionTool, ModelSettings, Runner
+    from agents.extensions.models.litellm_model import LitellmModel
+
+    async def invoke(_context: Any, _arguments: str) -> str:
+        return "sunny"
+
+    mock = client.mock("anthropic")
+    fields = {k: v for k, v in OTHER_FIELDS.items() if k != "max_tokens"}
+    bodies = []
+    for settings in ({"extra_body": fields}, {"extra_args": fields}):
+        before = len(mock.records)
+        model = LitellmModel(model=f"anthropic/{MODELS['anthropic']}", base_url=mock.base_url, api_key=KEY)
+        tools = [FunctionTool(name=t["function"]["name"], description=t["function"]["description"],
+                              params_json_schema=WEATHER, on_invoke_tool=invoke, strict_json_schema=False)
+                 for t in TOOLS]
+        agent = Agent(name="weather", tools=tools, model=model, tool_use_behavior="stop_on_first_tool",
+                      model_settings=ModelSettings(tool_choice="auto", **settings))
+        asyncio.run(Runner.run(agent, "Weather in Paris?", max_turns=2))
+        bodies.append(sent_body(client, "anthropic", before))
+    nested, top = bodies
+    assert nested["extra_body"] == fields and "top_k" not in nested
+    assert top["top_k"] == 3 and top["metadata_note"] == {"a": 1} and "extra_body" not in top
+    text = ("tools:\n  - {name: get_weather}\n  - {name: get_time}\nmessages: [{role: user, content: hi}]\n"
+            f"tool_choice: auto\nproviders:\n  anthropic:\n    model: {MODELS['anthropic']}\n"
+            f"    extra: {json.dumps(fields)}\n")
+    scenario = load_scenario_text(text, "extra-fields.yaml")
+    (shown,) = apply("openai-agents", [translate("anthropic", scenario)], scenario)
+    assert shown.translation.request.body["extra_body"] == nested["extra_body"] and "top_k" not in shown.translation.request.body
+    (said,) = [e for e in shown.translation.ledger if e.code == "dialect.extra_fields"]
+    assert "ModelSettings(extra_body=extra)" in said.message and "ModelSettings(extra_args=" in said.message
