@@ -30,10 +30,7 @@ def proxied(provider: str, upstream: str, save_dir: Any = None) -> Running:
 
 def settled(proxy: Running, count: int) -> list[dict[str, Any]]:
     """The proxy's lines once ``count`` are out (a line follows the answer's last byte)."""
-    deadline = time.monotonic() + 5
-    while len(proxy.records) < count and time.monotonic() < deadline:
-        time.sleep(0.01)
-    return list(proxy.records)
+    return proxy.wait_for(count)
 
 
 def key_runs(text: str, key: str, piece: int = 6) -> list[str]:

@@ -16,7 +16,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Iterator
@@ -400,10 +399,7 @@ def test_a_key_the_upstream_spells_out_in_pieces_is_not_kept_by_the_proxy(tmp_pa
             with httpx.stream("POST", f"{proxy.base_url}/chat/completions", timeout=30, json={
                     "model": "m", "stream": True, "messages": [{"role": "user", "content": "hi"}]}) as answer:
                 received = b"".join(answer.iter_bytes())
-            deadline = time.monotonic() + 10
-            while not proxy.records and time.monotonic() < deadline:  # the line (and the files) follow the answer
-                time.sleep(0.01)
-            records = list(proxy.records)
+            records = proxy.wait_for(1, 10)  # the line (and the files) follow the answer
     finally:
         upstream.shutdown()
         upstream.server_close()

@@ -437,3 +437,15 @@ def test_the_saved_files_are_whole_when_the_client_has_its_answer(tmp_path: Path
             names = sorted(p.name for p in (tmp_path / "saved").iterdir() if p.name.startswith(f"sample-{n:03d}"))
             assert names == [f"sample-{n:03d}.reply.json", f"sample-{n:03d}.request.json",
                              f"sample-{n:03d}.response.json"], (n, names)
+
+
+def test_wait_for_returns_once_the_records_are_kept_or_those_there_at_the_deadline() -> None:
+    # a proxy keeps its line after the answer's last byte: a caller holding its reply waits for the line
+    import threading
+
+    with running_mock("openai") as mock:
+        late = threading.Timer(0.2, mock.server.on_record, args=({"request": 1},))
+        late.start()
+        assert mock.records == [] and mock.wait_for(1) == [{"request": 1}]
+        started = time.monotonic()
+        assert mock.wait_for(2, 0.3) == [{"request": 1}] and time.monotonic() - started >= 0.3

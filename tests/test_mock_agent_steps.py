@@ -13,7 +13,6 @@ preserved-thinking prefix check, through the mock and through the proxy in front
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -178,9 +177,7 @@ def test_the_proxy_says_it_of_the_answers_that_passed_through_it() -> None:
         handler = ProxyHandler("anthropic", upstream.base_url)
         with Running(Server(handler, bad_request=handler.service.error), handler.module) as proxy:
             _loop(proxy.base_url, "claude-sonnet-5-5", [SEARCH_TOOL], (PROMPT, PROMPT + " Step 2."))
-            deadline = time.monotonic() + 5  # a proxy line follows the answer's last byte
-            while len(proxy.records) < 2 and time.monotonic() < deadline:
-                time.sleep(0.01)
+            proxy.wait_for(2)  # a proxy line follows the answer's last byte
     assert _changed(proxy.records[1], "proxy") and not _changed(proxy.records[0], "proxy")
     assert _system_changed(proxy.records[1], "proxy") and not _system_changed(proxy.records[0], "proxy")
     assert _changed(upstream.records[1], "mock")  # the mock behind it made the same answers: the same rule

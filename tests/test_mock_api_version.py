@@ -152,8 +152,9 @@ def test_the_proxy_says_it_and_passes_the_request_on(mock: Running) -> None:
         with pytest.raises(anthropic.BadRequestError) as refused:
             client.messages.create(model=MODEL, max_tokens=512, messages=USER, extra_body={"top_p": 0.9})
         ok = client.messages.create(model=MODEL, max_tokens=512, messages=USER, tools=TOOLS)
+        records = proxy.wait_for(2)  # each line follows its answer
     assert SAID.words in refused.value.body["error"]["message"]  # the mock upstream's 400, passed back
     assert ok.stop_reason == "tool_use"
-    first, second = proxy.records
+    first, second = records
     assert "api_version.removed_field" in [f["code"] for f in first["findings"]] and first["status"] == 400
     assert "api_version.removed_field" not in [f["code"] for f in second["findings"]]

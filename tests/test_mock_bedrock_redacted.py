@@ -113,7 +113,6 @@ def test_the_models_that_redact_are_the_aws_guides() -> None:
 def test_the_proxy_follows_a_streamed_redacted_block_that_passed_through_it() -> None:
     """The proxy reads the streamed answer's redactedContent as its stream assembler joins it (bedrock.py), so the
     block sent back names the request whose answer carried it."""
-    import time
 
     from toolchoice.providers.core.mock.proxy import ProxyHandler
     from toolchoice.providers.core.mock.server import Running, Server
@@ -131,7 +130,5 @@ def test_the_proxy_follows_a_streamed_redacted_block_that_passed_through_it() ->
                                                      {"text": "ok"}]}
             client.converse(modelId=MODEL, messages=[*asked, said, {"role": "user", "content": [{"text": "More?"}]}],
                             additionalModelRequestFields=THINKING)
-            deadline = time.monotonic() + 5  # a proxy line follows the answer's last byte
-            while len(proxy.records) < 2 and time.monotonic() < deadline:
-                time.sleep(0.01)
+            proxy.wait_for(2)  # a proxy line follows the answer's last byte
     assert [line.get("reasoning_from") for line in proxy.records] == [None, [1]]

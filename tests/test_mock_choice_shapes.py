@@ -450,12 +450,7 @@ def test_the_proxy_passes_another_apis_shape_on_untouched_and_says_the_api_is_ex
         with Running(Server(handler, bad_request=handler.service.error), handler.module) as proxy:
             answered = httpx.post(proxy.base_url + "/chat/completions", content=raw, timeout=10,
                                   headers={"content-type": "application/json"})
-            import time
-
-            deadline = time.monotonic() + 5
-            while not proxy.records and time.monotonic() < deadline:
-                time.sleep(0.01)
-            line = proxy.records[0]
+            line = proxy.wait_for(1)[0]  # the line follows the answer
     assert answered.status_code == 200 and [r.raw for r in upstream.requests] == [raw]
     assert {"severity": "warning", "code": "mock.refused", "message": "the API is expected to refuse this: "
             "Missing required parameter: 'tool_choice.function'."} in line["findings"]

@@ -15,7 +15,6 @@ one and a model without the rule are not. One mock per test, in-process (``runni
 from __future__ import annotations
 
 import json
-import time
 from importlib import resources
 from typing import Any
 
@@ -176,9 +175,7 @@ def test_the_proxy_follows_the_thinking_of_the_answers_that_passed_through_it() 
             chat.ask([u1, a1, _user("And tomorrow?")], [WEATHER, SEARCH])           # a tool added: said
             chat.ask([_user("Weather in Paris, France?"), a1, _user("And tomorrow?")], [WEATHER])  # edited: said
             chat.ask([u1, a1, _user("And tomorrow?")], [WEATHER])                   # as it was: nothing
-            deadline = time.monotonic() + 5  # a proxy line follows the answer's last byte
-            while len(proxy.records) < 4 and time.monotonic() < deadline:
-                time.sleep(0.01)
+            proxy.wait_for(4)  # a proxy line follows the answer's last byte
     lines = proxy.records
     _valid(lines)
     assert [_said(line, "proxy").keys() for line in lines] == [

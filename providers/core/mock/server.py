@@ -435,6 +435,7 @@ class Running:
         with running_mock("openai") as mock:
             OpenAI(base_url=mock.base_url, api_key="x") ...
             mock.records  # the jsonl lines so far
+            mock.wait_for(2)  # the first two, waited for: a proxy's line follows its answer
 
     ``wait``: the seconds ``with`` waits for the server to listen (10); past them it raises, and no thread or socket
     is left. A port or host it cannot listen on raises ``call_args.cannot_listen_on``'s error, naming the argument.
@@ -445,6 +446,7 @@ class Running:
         self.module = module
         self.save_dir = save_dir
         self.records: list[dict[str, Any]] = []
+        self._arrived = threading.Condition()  # a record kept: wait_for looks again
         self.base_url = ""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -467,7 +469,9 @@ class Running:
         previous = self._on_record  # (a second `with` wrapped the first's wrapper: each record was kept twice)
 
         def keep(line: dict[str, Any]) -> None:
-            self.records.append(line)
+            with self._arrived:
+                self.records.append(line)
+                self._arrived.notify_all()
             if previous is not None:
                 previous(line)
 
@@ -516,6 +520,13 @@ class Running:
             self._unlock()
             raise self._error
         return self
+
+    def wait_for(self, count: int, seconds: float = 5.0) -> list[dict[str, Any]]:
+        """The records once ``count`` are kept, or those kept when ``seconds`` have passed: a proxy writes its line
+        after the answer (the line holds the reply), so a client holding its reply may look before the line is kept."""
+        with self._arrived:
+            self._arrived.wait_for(lambda: len(self.records) >= count, timeout=seconds)
+            return list(self.records)
 
     def __exit__(self, *exc: Any) -> None:
         if self._loop is not None and self._thread is not None and self._thread.is_alive():
