@@ -368,12 +368,15 @@ def test_response_schema_and_a_declarations_response_are_schemas_too_and_json_sc
 
 
 def test_every_schema_field_in_either_spelling_is_taken() -> None:
-    every = {"type": "OBJECT", "format": "f", "title": "T", "description": "d", "nullable": False, "enum": ["a"],
-             "items": {"type": "STRING"}, "maxItems": "3", "min_items": "1",
-             "properties": {"a": {"type": "STRING", "nullable": True}},
-             "required": ["a"], "minProperties": "1", "max_properties": "2", "minimum": 0, "maximum": 1,
-             "minLength": "1", "max_length": "2", "pattern": "^a", "example": {"a": 1}, "anyOf": [{"type": "STRING"}],
-             "property_ordering": ["a"], "default": None, "defs": {"x": {"type": "STRING"}}, "ref": "#/defs/x"}
+    # each field on a schema of the type it is for (gemini/schema_rules.py: enum on an OBJECT is refused past the parser)
+    every = {"type": "OBJECT", "title": "T", "description": "d", "nullable": False,
+             "properties": {"a": {"type": "STRING", "nullable": True, "format": "f", "enum": ["a"], "minLength": "1",
+                                  "max_length": "2", "pattern": "^a"},
+                            "b": {"type": "ARRAY", "items": {"type": "STRING"}, "maxItems": "3", "min_items": "1"},
+                            "c": {"type": "NUMBER", "minimum": 0, "maximum": 1}},
+             "required": ["a"], "minProperties": "1", "max_properties": "2", "example": {"a": 1},
+             "anyOf": [{"type": "STRING"}], "property_ordering": ["a"], "default": None,
+             "defs": {"x": {"type": "STRING"}}, "ref": "#/defs/x"}
     status, _, record = ask({"contents": USER,
                              "tools": [{"functionDeclarations": [{"name": "f", "parameters": every}]}]})
     assert status == 200 and "body.unknown_field" not in codes(record)

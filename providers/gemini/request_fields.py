@@ -24,11 +24,14 @@ the map, as the API names it ('parameters.properties[2].value.items', router-for
 parameters', Laisky/one-api#60). A JSON Schema sent as a google.protobuf.Value (``parametersJsonSchema``,
 ``responseJsonSchema``), a Struct (``args``, ``response`` of a call's result) and a field whose message is not listed
 here are not looked into. A schema field whose value is of another JSON kind than the field's (a list for ``type``, an
-object or a number for ``required``) is found too (``judged``): gemini_mock.py answers it.
+object or a number for ``required``) is found too (``judged``), and a value the field's proto type cannot hold (a
+``type`` not of Type, a number in ``enum``): gemini_mock.py answers them. What the API refuses past its parser
+(``properties`` on a STRING, an ARRAY without ``items``, ...) is gemini/schema_rules.py's.
 """
 
 from __future__ import annotations
 
+import json
 from itertools import chain
 from typing import Any, Iterator
 
@@ -126,6 +129,11 @@ REQUEST_FIELDS = frozenset(_SPELLED["GenerateContentRequest"])
 # a map). Only a schema's fields are judged by kind: the fields of other messages are read by mock_read itself.
 SCHEMA_REPEATED = frozenset({"enum", "required", "any_of", "property_ordering"})
 SCHEMA_ANY = frozenset({"example", "default"})
+# the v1beta proto's Type (content.proto: TYPE_UNSPECIFIED ... OBJECT, and NULL since), read in any case (lowercase
+# "object", as AI Studio writes it, is taken); another string is the parser's 'Invalid value at 'PLACE.type'
+# (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), "VALUE"' (zereight/gitlab-mcp#166: the empty string)
+TYPES = frozenset({"TYPE_UNSPECIFIED", "STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"})
+TYPE_PROTO = "type.googleapis.com/google.ai.generativelanguage.v1beta.Type"
 
 
 def unknown(body: dict[str, Any]) -> list[tuple[str, str | None, str]]:
@@ -134,13 +142,14 @@ def unknown(body: dict[str, Any]) -> list[tuple[str, str | None, str]]:
     return [(key, at, message) for key, at, message, kind in judged(body) if kind is None]
 
 
-def judged(body: dict[str, Any]) -> list[tuple[str, str | None, str, str | None]]:
+def judged(body: dict[str, Any]) -> list[tuple[str, str | None, str, Any]]:
     """Each key of the body a message has not (kind None), and each field of a schema whose value is of another JSON
     kind than the field's (kind "repeating": a list where the field is one value; "list": one value where the field
-    is repeated; "map" / "object": no object where the field is a map / a message), in body order, depth first: (the
-    key as sent, its message's place, the message's name, the kind). Walked with a stack of its own, not by
-    recursion: a schema nested as deep as the JSON parser reads is walked whole."""
-    found: list[tuple[str, str | None, str, str | None]] = []
+    is repeated; "map" / "object": no object where the field is a map / a message; ("value", PROTO, VALUE): a value
+    its proto type cannot hold, the key then the field, a list's element by its index, ``_values``), in body order,
+    depth first: (the key as sent, its message's place, the message's name, the kind). Walked with a stack of its
+    own, not by recursion: a schema nested as deep as the JSON parser reads is walked whole."""
+    found: list[tuple[str, str | None, str, Any]] = []
     frames: list[Iterator[tuple[str, Any, Any, str | None]]] = [_fields("GenerateContentRequest", body, None)]
     while frames:
         task = next(frames[-1], None)
@@ -157,6 +166,9 @@ def judged(body: dict[str, Any]) -> list[tuple[str, str | None, str, str | None]
             kind = _misfit(name, child, inner)
             if kind is not None:
                 found.append((str(key), at, message, kind))
+            else:
+                found.extend((field, at, message, ("value", proto, value))
+                             for field, proto, value in _values(name, inner))
         if child is None:
             continue
         place = name if at is None else f"{at}.{name}"
@@ -176,6 +188,19 @@ def judged(body: dict[str, Any]) -> list[tuple[str, str | None, str, str | None]
 
 def _fields(message: str, value: dict[str, Any], at: str | None) -> Iterator[tuple[str, Any, Any, str | None]]:
     return ((message, key, inner, at) for key, inner in value.items())
+
+
+def _values(name: str, inner: Any) -> list[tuple[str, str, str]]:
+    """A schema field's values its proto type cannot hold, each (the field, a list's element by its index; the proto
+    type; the value as the parser quotes it): a ``type`` not of Type (``""``, ``"dict"``), an ``enum`` element that is
+    a number or a boolean ('Invalid value at '...properties[1].value.enum[0]' (TYPE_STRING), 0', thClaws/thClaws#172 on
+    generativelanguage.googleapis.com, microsoft/azure-devops-mcp#145). A null element is not judged."""
+    if name == "type" and isinstance(inner, str) and inner.upper() not in TYPES:
+        return [("type", TYPE_PROTO, json.dumps(inner, ensure_ascii=False))]
+    if name == "enum" and isinstance(inner, list):
+        return [(f"enum[{i}]", "TYPE_STRING", json.dumps(value)) for i, value in enumerate(inner)
+                if isinstance(value, (int, float))]
+    return []
 
 
 def _misfit(name: str, child: str | None, inner: Any) -> str | None:
