@@ -191,7 +191,7 @@ def _schema_rules(body: dict[str, Any], route: dict[str, Any]) -> tuple[str, Led
         return None
     said = "; ".join(f"{at}: {rule} ({SOURCES[rule]})" for at, rule in found)
     return words(found), LedgerEntry("error", "body.schema_rule", f"Gemini's API refuses these schema fields: {said} "
-                                     "(providers/gemini/schema_rules.py): the API answers 400")
+                                     "(fact gemini.schema_rule_words): the API answers 400")
 
 
 def _refused(body: dict[str, Any], route: dict[str, Any]) -> frozenset[str]:
@@ -263,7 +263,7 @@ def _kind_finding(name: str, at: str, kind: Any) -> LedgerEntry:
         what = ("is not a Type (content.proto Type: STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL, in any case)"
                 if name == "type" else "is not a string: an enum's values are strings (content.proto Schema.enum)")
         return LedgerEntry("error", "body.field_value", f"{name} {kind[2]} at '{at}' {what}: the API answers 400 (the "
-                           "API's words: zereight/gitlab-mcp#166, thClaws/thClaws#172)")
+                           "API's words, fact gemini.schema_rule_words)")
 
     wanted = "one value, not a list" if kind == "repeating" else _KIND_WANTED[kind]
     source = ("the API's words: zed-industries/zed#53919" if kind == "repeating" else

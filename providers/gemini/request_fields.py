@@ -16,8 +16,10 @@ google-genai 3.6.1 sends to the Developer API (its models.py ``_*_to_mldev`` con
 field of a type they pass on whole; a field they refuse to send, "not supported in Gemini API", is left out where
 the proto has it not). The parser reads a field in its JSON (lowerCamel) and its proto (snake_case) spelling alike.
 A schema (``parameters``, ``response``, ``responseSchema``) is the v1beta proto's Schema message: its fields are the
-proto's and those google-genai 3.6.1's ``types.Schema`` adds and sends whole on the Developer API (``defs``, ``ref``;
-not ``additional_properties``, which its ``process_schema`` refuses for this API), walked into its ``items``,
+proto's, not those google-genai 3.6.1's ``types.Schema`` adds for Vertex (``defs``, ``ref``: the API answers 'Unknown
+name "ref" at '...parameters.properties[0].value.items'', decolua/9router#1036, gemini-3.1-flash-lite-preview,
+2026-05-12, though the SDK sends them; ``additional_properties``, which its ``process_schema`` refuses), walked into
+its ``items``,
 ``anyOf`` and the values of its ``properties`` map, each value's place named ``properties[i].value`` by its index in
 the map, as the API names it ('parameters.properties[2].value.items', router-for-me/CLIProxyAPI#1189;
 'parameters.properties[5].value', decolua/9router#2309; 'additionalProperties' at 'tools[0].function_declarations[0].
@@ -68,15 +70,17 @@ MESSAGES: dict[str, dict[str, str | None]] = {
         "url_context": "UrlContext", "file_search": "FileSearch", "google_maps": "GoogleMaps", "mcp_servers": None},
     "FunctionDeclaration": {"name": None, "description": None, "parameters": "Schema", "parameters_json_schema": None,
                             "response": "Schema", "response_json_schema": None, "behavior": None},
-    # content.proto Schema (at bc7e3ba); defs and ref: google-genai 3.6.1 types.Schema (no alias: sent as "defs" and
-    # "ref"), passed on whole in a FunctionDeclaration; its additional_properties is refused for the Developer API
+    # content.proto Schema (at bc7e3ba). Not google-genai 3.6.1 types.Schema's defs and ref (sent as "defs" and "ref",
+    # passed on whole in a FunctionDeclaration, and refused by the API: decolua/9router#1036, 'Unknown name "ref" at
+    # 'tools[0].function_declarations[4].parameters.properties[0].value.items''; until 2026-11-27 the mock took them),
+    # nor its additional_properties, refused for the Developer API by the SDK
     # (_transformers._raise_for_unsupported_mldev_properties) and by the API (Laisky/one-api#60, google/adk-python#1277)
     "Schema": {
         "type": None, "format": None, "title": None, "description": None, "nullable": None, "enum": None,
         "items": "Schema", "max_items": None, "min_items": None, "properties": "map:Schema", "required": None,
         "min_properties": None, "max_properties": None, "minimum": None, "maximum": None, "min_length": None,
         "max_length": None, "pattern": None, "example": None, "any_of": "Schema", "property_ordering": None,
-        "default": None, "defs": "map:Schema", "ref": None},
+        "default": None},
     "GoogleSearchRetrieval": {"dynamic_retrieval_config": "DynamicRetrievalConfig"},
     "DynamicRetrievalConfig": {"mode": None, "dynamic_threshold": None},
     "CodeExecution": {},

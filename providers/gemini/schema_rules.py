@@ -1,5 +1,6 @@
 """What Gemini's API refuses in a function declaration's ``parameters`` (a Schema message) past its JSON parser: the
-checks it runs on a body it could read, each refusal in the API's recorded words (read by providers/gemini_mock.py).
+checks it runs on a body it could read, each refusal in the API's recorded words (fact gemini.schema_rule_words; read
+by providers/gemini_mock.py).
 
 The API answers these 400 INVALID_ARGUMENT with one line per place, each '* GenerateContentRequest.PLACE: WORDS' and a
 newline, PLACE the schema's place with a property named by its name in brackets (``properties[data]``), ``items``,
