@@ -122,6 +122,7 @@ def test_a_type_not_of_type_and_numbers_in_enum_are_the_parsers_lines_with_their
     {"type": "OBJECT", "properties": {"l": {"type": "ARRAY", "items": {"type": "STRING"}}},
      "required": ["l"], "propertyOrdering": ["l"]},
     {"type": "OBJECT", "properties": {"e": {"type": "STRING", "enum": [None, "a"]}}},  # a null element: not judged
+    {"type": "OBJECT", "required": ["a"], "anyOf": [{"type": "OBJECT", "properties": {"a": {"type": "STRING"}}}]},
 ])
 def test_what_the_api_takes_or_no_source_says_it_refuses_is_answered(schema: dict[str, Any]) -> None:
     status, _, record = one(schema)

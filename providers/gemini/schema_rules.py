@@ -18,13 +18,14 @@ newline, PLACE the schema's place with a property named by its name in brackets 
   google-genai's ClientError; cline/cline#7339).
 
 An empty list or map is no value to the proto (an empty ``properties``, ``required`` or ``enum`` is as if left out).
-A schema with no ``type`` (an ``anyOf``) is not judged by type. Not judged, though some sources record them, since
-the API's present answer is not known or the rule is not: an OBJECT with no properties ('properties: should be
+A schema with no ``type`` (an ``anyOf``) is not judged by type, nor the ``required`` of an OBJECT with ``anyOf``
+branches (whether the API looks for the names in them is not recorded). Not judged, though some sources record them,
+since the API's present answer is not known or the rule is not: an OBJECT with no properties ('properties: should be
 non-empty for OBJECT type', recorded until 2025 for function declarations, pipecat-ai/pipecat-flows#110; the 2026
 recording above was answered for a declaration whose properties were empty without that line); ``format`` ('only
 'enum' and 'date-time' are supported for STRING type', google-gemini/gemini-cli#3178, 2025-07; the present API
-reference says of format 'Any value is allowed'); nesting depth ('FunctionDeclaration 'NAME' in the request exceeds the
-maximum allowed nesting depth.', gemini-cli#5923, zereight/gitlab-mcp#223: the limit is not documented).
+reference says of format 'Any value is allowed'); nesting depth ('FunctionDeclaration 'NAME' in the request exceeds
+the maximum allowed nesting depth.', gemini-cli#5923, zereight/gitlab-mcp#223: the limit is not documented).
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ def _own(schema: dict[str, Any], at: str) -> Iterator[tuple[str, str]]:
             yield f"{at}.properties", ONLY_OBJECT
         if isinstance(required, list) and required:
             yield f"{at}.required", ONLY_OBJECT
-    elif isinstance(required, list):
+    elif isinstance(required, list) and not schema.get("anyOf", schema.get("any_of")):  # with branches: not known
         names = properties if isinstance(properties, dict) else {}
         yield from ((f"{at}.required[{i}]", UNDEFINED) for i, name in enumerate(required)
                     if isinstance(name, str) and name not in names)
