@@ -182,9 +182,8 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          "WORDS' and a newline, a property named by its name in brackets, no details: 'properties: only allowed for "
          "OBJECT type' and 'required: only allowed for OBJECT type' (on a type other than OBJECT), 'required[I]: "
          "property is not defined', 'enum: only allowed for STRING type', an ARRAY's 'items: missing field.'. Before "
-         "them, the parser refuses a type not of Type and a number in enum with 'Invalid value at 'PLACE' "
-         "(type.googleapis.com/google.ai.generativelanguage.v1beta.Type), \"VALUE\"' and '... (TYPE_STRING), 0', each "
-         "a fieldViolation. The mock answers these words (body.schema_rule, body.field_value; "
+         "them, the parser refuses a type not of Type and a number in enum with 'Invalid value at 'PLACE' (TYPE), "
+         "\"VALUE\"', TYPE the Type enum's full name, and '... (TYPE_STRING), 0', each a fieldViolation. The mock answers these words (body.schema_rule, body.field_value; "
          "providers/gemini/schema_rules.py, gemini/request_fields.py)",
          "anomalyco/opencode#11889 (2026-02-03, gemini-3-flash-preview); iBUHub/AIStudioToAPI#154 (2026-05-05, "
          "gemini-3-flash-preview on /v1beta, the whole body); musistudio/llms#20 (2025-08-07, gemini-2.5-pro); "
