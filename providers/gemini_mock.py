@@ -518,8 +518,8 @@ def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str
 
 
 def _unknown_lines(message: str) -> list[re.Match[str]]:
-    """The lines of a refusal of unknown fields, each matched whole (the name read up to the '"' its line's end
-    follows), or [] when the message is not only such lines."""
+    """The lines of the parser's refusal (unknown fields, values a field cannot hold), each matched whole (a name read
+    up to the '"' its line's end follows), or [] when the message is not only such lines."""
     found: list[re.Match[str]] = []
     at = 0
     while True:
