@@ -30,9 +30,13 @@ _FIELDS_READ = ("v1beta", "v1")
 # a line of the protobuf JSON parser's refusal of a field: its google.rpc.BadRequest fieldViolation (mock_error)
 # one line of the refusal of unknown fields; the name is as sent (a '"' or a newline in it too), so a line ends where
 # ': Cannot find field.' is followed by the next line or the end
-_UNKNOWN_LINE = re.compile(r"Invalid JSON payload received\. Unknown name \"(.*?)\"(?: at '([^'\n]*)')?: "
+_UNKNOWN_LINE = re.compile(r"Invalid JSON payload received\. Unknown name \"(.*?)\"(?: at '(?P<field>[^'\n]*)')?: "
                            r"(?:Cannot find field|Proto field is not repeating, cannot start list)\.(?=\n|\Z)",
                            re.DOTALL)
+# a value the field's proto type cannot hold (request_fields._values): 'Invalid value at 'PLACE' (PROTO), VALUE', its
+# fieldViolation's field PLACE (zereight/gitlab-mcp#166: the whole body with its details)
+_VALUE_LINE = re.compile(r"Invalid value at '(?P<field>[^'\n]*)' \((?:TYPE_STRING|type\.googleapis\.com/google\.ai\."
+                         r"generativelanguage\.v1beta\.Type)\), [^\n]*(?=\n|\Z)")
 _MOCK_STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
                 413: "INVALID_ARGUMENT", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE",
                 504: "DEADLINE_EXCEEDED"}
@@ -160,7 +164,10 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     if shape is not None and unknown is not None and "at 'tool_config.function_calling_config'" in unknown:
         notes, shape = (*notes, shape), None  # the API's words for the field; toolchoice's line naming the SDK type a
         # finding
-    refusal = unknown or _mock_unsigned(contents, route.get("model") or "")
+    ruled = _schema_rules(body, route) if unknown is None else None
+    if ruled is not None:
+        notes = (*notes, ruled[1])
+    refusal = unknown or (ruled and ruled[0]) or _mock_unsigned(contents, route.get("model") or "")
     if refusal is None and _mock_parts_count(contents) is not None:  # said as the translator says it
         refusal = _mock_parts_count(contents)
         notes = (*notes, LedgerEntry("error", "history.missing_tool_result", str(refusal)))
@@ -171,6 +178,20 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     refusal=refusal, native_tools=native, native_answers=False,
                     system=blocks_text(body.get("systemInstruction", body.get("system_instruction"))),
                     shape=shape)
+
+
+def _schema_rules(body: dict[str, Any], route: dict[str, Any]) -> tuple[str, LedgerEntry] | None:
+    """What the API refuses in a declaration's ``parameters`` past its parser (gemini/schema_rules.py), in its recorded
+    words, with toolchoice's line naming each rule's recording; only where the parser's field lists are read (a body
+    the parser refuses is answered with the parser's lines alone, as the API answers it)."""
+    from .gemini.schema_rules import SOURCES, refused, words
+
+    found = refused(body) if route.get("version") in _FIELDS_READ else []
+    if not found:
+        return None
+    said = "; ".join(f"{at}: {rule} ({SOURCES[rule]})" for at, rule in found)
+    return words(found), LedgerEntry("error", "body.schema_rule", f"Gemini's API refuses these schema fields: {said} "
+                                     "(fact gemini.schema_rule_words): the API answers 400")
 
 
 def _refused(body: dict[str, Any], route: dict[str, Any]) -> frozenset[str]:
@@ -194,6 +215,7 @@ def _unknown_fields(body: dict[str, Any], route: dict[str, Any]) -> tuple[str | 
         return None, ()
     words = "\n".join(GEMINI_UNKNOWN_FIELD.replace("{name}", name) if at is None else
                       GEMINI_UNKNOWN_AT.replace("{name}", name).replace("{at}", at) if kind is None else
+                      f"Invalid value at '{at}.{name}' ({kind[1]}), {kind[2]}" if isinstance(kind, tuple) else
                       _kind_words(name, at or "", kind) for name, at, _, kind in every)
     kinds = tuple(_kind_finding(name, at or "", kind) for name, at, _, kind in every if kind is not None)
     found = [(name, at, message) for name, at, message, kind in every if kind is None]
@@ -234,8 +256,14 @@ def _kind_words(name: str, at: str, kind: str) -> str:
             "(toolchoice's words: no recorded answer of the API's to this was found)")
 
 
-def _kind_finding(name: str, at: str, kind: str) -> LedgerEntry:
+def _kind_finding(name: str, at: str, kind: Any) -> LedgerEntry:
     from .core.model import quoted
+
+    if isinstance(kind, tuple):  # request_fields._values
+        what = ("is not a Type (content.proto Type: STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL, in any case)"
+                if name == "type" else "is not a string: an enum's values are strings (content.proto Schema.enum)")
+        return LedgerEntry("error", "body.field_value", f"{name} {kind[2]} at '{at}' {what}: the API answers 400 (the "
+                           "API's words, fact gemini.schema_rule_words)")
 
     wanted = "one value, not a list" if kind == "repeating" else _KIND_WANTED[kind]
     source = ("the API's words: zed-industries/zed#53919" if kind == "repeating" else
@@ -484,18 +512,18 @@ def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str
     found = _unknown_lines(message) if status == 400 else []
     if found:
         error["details"] = [{"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": [
-            {**({"field": match.group(2)} if match.group(2) else {}), "description": match.group(0)}
+            {**({"field": match.group("field")} if match.group("field") else {}), "description": match.group(0)}
             for match in found]}]
     return {"error": error}, {}
 
 
 def _unknown_lines(message: str) -> list[re.Match[str]]:
-    """The lines of a refusal of unknown fields, each matched whole (the name read up to the '"' its line's end
-    follows), or [] when the message is not only such lines."""
+    """The lines of the parser's refusal (unknown fields, values a field cannot hold), each matched whole (a name read
+    up to the '"' its line's end follows), or [] when the message is not only such lines."""
     found: list[re.Match[str]] = []
     at = 0
     while True:
-        match = _UNKNOWN_LINE.match(message, at)
+        match = _UNKNOWN_LINE.match(message, at) or _VALUE_LINE.match(message, at)
         if match is None:
             return []
         found.append(match)

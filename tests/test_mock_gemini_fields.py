@@ -319,8 +319,8 @@ NOT_REPEATING = "Invalid JSON payload received. Unknown name \"{}\" at '{}': Pro
      "a list (a repeated field)"),
     ({"type": "OBJECT", "properties": {"a": {"type": "ARRAY", "items": 5}}}, "items", f"{DECLARED}.properties[0].value",
      "an object (a Schema message)"),
-    ({"type": "OBJECT", "defs": {"d": {"type": "STRING", "enum": "a"}}}, "enum", f"{DECLARED}.defs[0].value",
-     "a list (a repeated field)"),
+    ({"type": "OBJECT", "properties": {"d": {"type": "STRING", "enum": "a"}}}, "enum",
+     f"{DECLARED}.properties[0].value", "a list (a repeated field)"),
 ])
 def test_a_schema_field_of_another_kind_is_refused(parameters: dict[str, Any], field: str, at: str,
                                                   kind: str | None) -> None:
@@ -368,27 +368,45 @@ def test_response_schema_and_a_declarations_response_are_schemas_too_and_json_sc
 
 
 def test_every_schema_field_in_either_spelling_is_taken() -> None:
-    every = {"type": "OBJECT", "format": "f", "title": "T", "description": "d", "nullable": False, "enum": ["a"],
-             "items": {"type": "STRING"}, "maxItems": "3", "min_items": "1",
-             "properties": {"a": {"type": "STRING", "nullable": True}},
-             "required": ["a"], "minProperties": "1", "max_properties": "2", "minimum": 0, "maximum": 1,
-             "minLength": "1", "max_length": "2", "pattern": "^a", "example": {"a": 1}, "anyOf": [{"type": "STRING"}],
-             "property_ordering": ["a"], "default": None, "defs": {"x": {"type": "STRING"}}, "ref": "#/defs/x"}
+    # each field on a schema of the type it is for (gemini/schema_rules.py: enum on an OBJECT is refused past the parser)
+    every = {"type": "OBJECT", "title": "T", "description": "d", "nullable": False,
+             "properties": {"a": {"type": "STRING", "nullable": True, "format": "f", "enum": ["a"], "minLength": "1",
+                                  "max_length": "2", "pattern": "^a"},
+                            "b": {"type": "ARRAY", "items": {"type": "STRING"}, "maxItems": "3", "min_items": "1"},
+                            "c": {"type": "NUMBER", "minimum": 0, "maximum": 1}},
+             "required": ["a"], "minProperties": "1", "max_properties": "2", "example": {"a": 1},
+             "anyOf": [{"type": "STRING"}], "property_ordering": ["a"], "default": None}
     status, _, record = ask({"contents": USER,
                              "tools": [{"functionDeclarations": [{"name": "f", "parameters": every}]}]})
     assert status == 200 and "body.unknown_field" not in codes(record)
 
 
-def test_the_mocks_schema_fields_are_the_protos_and_what_google_genai_sends() -> None:
-    """The proto's field list (copied above from content.proto) and google-genai's types.Schema (passed on whole in a
-    FunctionDeclaration) but for additional_properties, which google-genai refuses to send to the Developer API."""
+def test_the_mocks_schema_fields_are_the_protos() -> None:
+    """The proto's field list (copied above from content.proto): google-genai's types.Schema has these and the three
+    the Developer API refuses, additional_properties (the SDK refuses to send it), defs and ref (it sends them)."""
     from toolchoice.providers.gemini.request_fields import MESSAGES
 
-    assert set(SCHEMA_PROTO) <= set(MESSAGES["Schema"])
+    assert set(SCHEMA_PROTO) == set(MESSAGES["Schema"])
     if not missing("google.genai"):
         from google.genai import types
 
-        assert set(types.Schema.model_fields) - {"additional_properties"} == set(MESSAGES["Schema"])
+        assert set(types.Schema.model_fields) - {"additional_properties", "defs", "ref"} == set(MESSAGES["Schema"])
+
+
+def test_defs_and_ref_are_refused_as_the_api_refuses_them() -> None:
+    """decolua/9router#1036 (gemini-3.1-flash-lite-preview, 2026-05-12): 'Invalid JSON payload received. Unknown name
+    "ref" at 'tools[0].function_declarations[4].parameters.properties[0].value.items': Cannot find field.', with its
+    fieldViolation; the mock took google-genai's defs and ref as Schema fields until 2026-11-27."""
+    declarations = [{"name": f"f{i}", "parameters": {"type": "OBJECT", "properties": {"q": {"type": "STRING"}}}}
+                    for i in range(4)]
+    declarations.append({"name": "g", "parameters": {"type": "OBJECT", "defs": {"P": {"type": "STRING"}}, "properties": {
+        "p": {"type": "ARRAY", "items": {"ref": "#/defs/P"}}}}})
+    status, reply, _ = ask({"contents": USER, "tools": [{"functionDeclarations": declarations}]})
+    place = "tools[0].function_declarations[4].parameters"
+    lines = [(place, AT.format("defs", place)),
+             (f"{place}.properties[0].value.items", AT.format("ref", f"{place}.properties[0].value.items"))]
+    assert status == 400 and reply["error"]["message"] == "\n".join(line for _, line in lines)
+    assert violations(reply) == [{"field": field, "description": line} for field, line in lines]
 
 
 class _Place(pydantic.BaseModel):  # at module level: google-genai reads a callable's hints by name

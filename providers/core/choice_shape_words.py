@@ -138,7 +138,8 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          "declaration's parameters and response, generationConfig's responseSchema; into its items, anyOf[i] and each "
          "properties map value, named 'properties[i].value' by its index), each with the proto's fields and those "
          "google-genai 3.6.1 sends to the Developer API (providers/gemini/request_fields.py; a JSON Schema sent as a "
-         "Value, parametersJsonSchema, is not looked into). The mock "
+         "Value, parametersJsonSchema, is not looked into), Schema's the proto's alone (not the defs and ref "
+         "google-genai adds: decolua/9router#1036, 2026-05-12, 'Unknown name \"ref\" at ...value.items'). The mock "
          "answers these words and that envelope on /v1beta and /v1, one line per field in body order, depth first "
          "(body.unknown_field; a functionCallingConfig field FunctionCallingConfig has not, tool_choice.shape)",
          "nashsu/llm_wiki#49 (2026-04-21, a top-level temperature, the whole body); steipete/summarize#209 "
@@ -175,6 +176,29 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          "cached_content = 9'; \"setv(parent_object, ['serviceTier'], ...)\"", _READ,
          (RefusalWords("body.unknown_field", ("gemini",), GEMINI_UNKNOWN_FIELD),
           RefusalWords("body.unknown_field", ("gemini",), GEMINI_UNKNOWN_AT))),
+    Fact("gemini.schema_rule_words", ("gemini",),
+         "Gemini's generateContent refuses a function declaration's parameters schema the parser reads but its "
+         "rules do not take with 400 INVALID_ARGUMENT, one line per place, each '* GenerateContentRequest.PLACE: "
+         "WORDS' and a newline, a property named by its name in brackets, no details: 'properties: only allowed for "
+         "OBJECT type' and 'required: only allowed for OBJECT type' (on a type other than OBJECT), 'required[I]: "
+         "property is not defined', 'enum: only allowed for STRING type', an ARRAY's 'items: missing field.'. Before "
+         "them, the parser refuses a type not of Type and a number in enum with 'Invalid value at 'PLACE' (TYPE), "
+         "\"VALUE\"', TYPE the Type enum's full name, and '... (TYPE_STRING), 0', each a fieldViolation. The mock answers these words (body.schema_rule, body.field_value; "
+         "providers/gemini/schema_rules.py, gemini/request_fields.py)",
+         "anomalyco/opencode#11889 (2026-02-03, gemini-3-flash-preview); iBUHub/AIStudioToAPI#154 (2026-05-05, "
+         "gemini-3-flash-preview on /v1beta, the whole body); musistudio/llms#20 (2025-08-07, gemini-2.5-pro); "
+         "AstrBotDevs/AstrBot#6029 (2026-03-11, the whole body through google-genai) and cline/cline#7339; "
+         "zereight/gitlab-mcp#166 (2025-07-22, with its details), thClaws/thClaws#172 (2026-06-19, "
+         "generativelanguage.googleapis.com); the Gemini API reference's Schema.enum (read through a generated "
+         f"client's docs, hexdocs geminix V1beta.Schema){CITE_END}'* GenerateContentRequest.tools[0]."
+         "function_declarations[80].parameters.properties[data].properties: only allowed for OBJECT type' (#11889); "
+         "'* GenerateContentRequest.tools[0].function_declarations[1].parameters.required[0]: property is not "
+         "defined\\n' (#154); '...parameters.properties[truncateMode].enum: only allowed for STRING type' (llms#20); "
+         "'...parameters.properties[source_uuids].items: missing field.\\n' (#6029); 'Invalid value at "
+         "'tools[0].function_declarations[44].parameters.properties[7].value.type' "
+         "(type.googleapis.com/google.ai.generativelanguage.v1beta.Type), \"\"' (#166); 'Invalid value at "
+         "'tools[0].function_declarations[7].parameters.properties[1].value.enum[0]' (TYPE_STRING), 0' (#172); "
+         "'Possible values of the element of Type.STRING with enum format'", _READ),
     Fact("cohere.tool_choice_shape_words", ("cohere",),
          "Cohere's v2 chat answers a tool_choice string that is not one of its options (REQUIRED, NONE) with HTTP 422 "
          "and {id, message: \"unrecognized tool choice option 'VALUE'. For proper usage, please refer to "

@@ -16,19 +16,24 @@ google-genai 3.6.1 sends to the Developer API (its models.py ``_*_to_mldev`` con
 field of a type they pass on whole; a field they refuse to send, "not supported in Gemini API", is left out where
 the proto has it not). The parser reads a field in its JSON (lowerCamel) and its proto (snake_case) spelling alike.
 A schema (``parameters``, ``response``, ``responseSchema``) is the v1beta proto's Schema message: its fields are the
-proto's and those google-genai 3.6.1's ``types.Schema`` adds and sends whole on the Developer API (``defs``, ``ref``;
-not ``additional_properties``, which its ``process_schema`` refuses for this API), walked into its ``items``,
+proto's, not those google-genai 3.6.1's ``types.Schema`` adds for Vertex (``defs``, ``ref``: the API answers 'Unknown
+name "ref" at '...parameters.properties[0].value.items'', decolua/9router#1036, gemini-3.1-flash-lite-preview,
+2026-05-12, though the SDK sends them; ``additional_properties``, which its ``process_schema`` refuses), walked into
+its ``items``,
 ``anyOf`` and the values of its ``properties`` map, each value's place named ``properties[i].value`` by its index in
 the map, as the API names it ('parameters.properties[2].value.items', router-for-me/CLIProxyAPI#1189;
 'parameters.properties[5].value', decolua/9router#2309; 'additionalProperties' at 'tools[0].function_declarations[0].
 parameters', Laisky/one-api#60). A JSON Schema sent as a google.protobuf.Value (``parametersJsonSchema``,
 ``responseJsonSchema``), a Struct (``args``, ``response`` of a call's result) and a field whose message is not listed
 here are not looked into. A schema field whose value is of another JSON kind than the field's (a list for ``type``, an
-object or a number for ``required``) is found too (``judged``): gemini_mock.py answers it.
+object or a number for ``required``) is found too (``judged``), and a value the field's proto type cannot hold (a
+``type`` not of Type, a number in ``enum``): gemini_mock.py answers them. What the API refuses past its parser
+(``properties`` on a STRING, an ARRAY without ``items``, ...) is gemini/schema_rules.py's.
 """
 
 from __future__ import annotations
 
+import json
 from itertools import chain
 from typing import Any, Iterator
 
@@ -65,15 +70,17 @@ MESSAGES: dict[str, dict[str, str | None]] = {
         "url_context": "UrlContext", "file_search": "FileSearch", "google_maps": "GoogleMaps", "mcp_servers": None},
     "FunctionDeclaration": {"name": None, "description": None, "parameters": "Schema", "parameters_json_schema": None,
                             "response": "Schema", "response_json_schema": None, "behavior": None},
-    # content.proto Schema (at bc7e3ba); defs and ref: google-genai 3.6.1 types.Schema (no alias: sent as "defs" and
-    # "ref"), passed on whole in a FunctionDeclaration; its additional_properties is refused for the Developer API
+    # content.proto Schema (at bc7e3ba). Not google-genai 3.6.1 types.Schema's defs and ref (sent as "defs" and "ref",
+    # passed on whole in a FunctionDeclaration, and refused by the API: decolua/9router#1036, 'Unknown name "ref" at
+    # 'tools[0].function_declarations[4].parameters.properties[0].value.items''; until 2026-11-27 the mock took them),
+    # nor its additional_properties, refused for the Developer API by the SDK
     # (_transformers._raise_for_unsupported_mldev_properties) and by the API (Laisky/one-api#60, google/adk-python#1277)
     "Schema": {
         "type": None, "format": None, "title": None, "description": None, "nullable": None, "enum": None,
         "items": "Schema", "max_items": None, "min_items": None, "properties": "map:Schema", "required": None,
         "min_properties": None, "max_properties": None, "minimum": None, "maximum": None, "min_length": None,
         "max_length": None, "pattern": None, "example": None, "any_of": "Schema", "property_ordering": None,
-        "default": None, "defs": "map:Schema", "ref": None},
+        "default": None},
     "GoogleSearchRetrieval": {"dynamic_retrieval_config": "DynamicRetrievalConfig"},
     "DynamicRetrievalConfig": {"mode": None, "dynamic_threshold": None},
     "CodeExecution": {},
@@ -126,6 +133,11 @@ REQUEST_FIELDS = frozenset(_SPELLED["GenerateContentRequest"])
 # a map). Only a schema's fields are judged by kind: the fields of other messages are read by mock_read itself.
 SCHEMA_REPEATED = frozenset({"enum", "required", "any_of", "property_ordering"})
 SCHEMA_ANY = frozenset({"example", "default"})
+# the v1beta proto's Type (content.proto: TYPE_UNSPECIFIED ... OBJECT, and NULL since), read in any case (lowercase
+# "object", as AI Studio writes it, is taken); another string is the parser's 'Invalid value at 'PLACE.type'
+# (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), "VALUE"' (zereight/gitlab-mcp#166: the empty string)
+TYPES = frozenset({"TYPE_UNSPECIFIED", "STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"})
+TYPE_PROTO = "type.googleapis.com/google.ai.generativelanguage.v1beta.Type"
 
 
 def unknown(body: dict[str, Any]) -> list[tuple[str, str | None, str]]:
@@ -134,13 +146,14 @@ def unknown(body: dict[str, Any]) -> list[tuple[str, str | None, str]]:
     return [(key, at, message) for key, at, message, kind in judged(body) if kind is None]
 
 
-def judged(body: dict[str, Any]) -> list[tuple[str, str | None, str, str | None]]:
+def judged(body: dict[str, Any]) -> list[tuple[str, str | None, str, Any]]:
     """Each key of the body a message has not (kind None), and each field of a schema whose value is of another JSON
     kind than the field's (kind "repeating": a list where the field is one value; "list": one value where the field
-    is repeated; "map" / "object": no object where the field is a map / a message), in body order, depth first: (the
-    key as sent, its message's place, the message's name, the kind). Walked with a stack of its own, not by
-    recursion: a schema nested as deep as the JSON parser reads is walked whole."""
-    found: list[tuple[str, str | None, str, str | None]] = []
+    is repeated; "map" / "object": no object where the field is a map / a message; ("value", PROTO, VALUE): a value
+    its proto type cannot hold, the key then the field, a list's element by its index, ``_values``), in body order,
+    depth first: (the key as sent, its message's place, the message's name, the kind). Walked with a stack of its
+    own, not by recursion: a schema nested as deep as the JSON parser reads is walked whole."""
+    found: list[tuple[str, str | None, str, Any]] = []
     frames: list[Iterator[tuple[str, Any, Any, str | None]]] = [_fields("GenerateContentRequest", body, None)]
     while frames:
         task = next(frames[-1], None)
@@ -157,6 +170,9 @@ def judged(body: dict[str, Any]) -> list[tuple[str, str | None, str, str | None]
             kind = _misfit(name, child, inner)
             if kind is not None:
                 found.append((str(key), at, message, kind))
+            else:
+                found.extend((field, at, message, ("value", proto, value))
+                             for field, proto, value in _values(name, inner))
         if child is None:
             continue
         place = name if at is None else f"{at}.{name}"
@@ -176,6 +192,19 @@ def judged(body: dict[str, Any]) -> list[tuple[str, str | None, str, str | None]
 
 def _fields(message: str, value: dict[str, Any], at: str | None) -> Iterator[tuple[str, Any, Any, str | None]]:
     return ((message, key, inner, at) for key, inner in value.items())
+
+
+def _values(name: str, inner: Any) -> list[tuple[str, str, str]]:
+    """A schema field's values its proto type cannot hold, each (the field, a list's element by its index; the proto
+    type; the value as the parser quotes it): a ``type`` not of Type (``""``, ``"dict"``), an ``enum`` element that is
+    a number or a boolean ('Invalid value at '...properties[1].value.enum[0]' (TYPE_STRING), 0', thClaws/thClaws#172 on
+    generativelanguage.googleapis.com, microsoft/azure-devops-mcp#145). A null element is not judged."""
+    if name == "type" and isinstance(inner, str) and inner.upper() not in TYPES:
+        return [("type", TYPE_PROTO, json.dumps(inner, ensure_ascii=False))]
+    if name == "enum" and isinstance(inner, list):
+        return [(f"enum[{i}]", "TYPE_STRING", json.dumps(value)) for i, value in enumerate(inner)
+                if isinstance(value, (int, float))]
+    return []
 
 
 def _misfit(name: str, child: str | None, inner: Any) -> str | None:
