@@ -145,3 +145,17 @@ def test_a_listing_of_many_calls_each_with_its_own_key_builds_one_redactor_of_th
     done = run_cli(["trace", str(path), "--sample", str(last)], env=_env())
     assert done.returncode == 0, done.stderr
     assert f"sk-test-{last - 1:06d}" not in done.stdout and "[redacted]" in done.stdout, done.stdout
+
+
+def test_a_saved_request_s_aws_secret_found_beside_its_id_is_redacted_in_another_message_too(tmp_path: Path) -> None:
+    # the same for a request saved by hand or by another tool (trace FILE.request.json): the second message's secret
+    # was printed as written while the third's was hidden
+    messages = [{"role": "user", "content": f"and {AWS_SECRET}"}, {"role": "user", "content": f"{AWS_ID} {AWS_SECRET}"}]
+    path = tmp_path / "sample-001.request.json"
+    path.write_text(json.dumps({"method": "POST", "url": "https://api.openai.com/v1/chat/completions",
+                                "body": _body(messages, "auto")}), encoding="utf-8")
+    for form in ("yaml", "json"):
+        done = run_cli(["trace", str(path), "-p", "openai", "-f", form], env=_env())
+        assert done.returncode == 0, done.stderr
+        assert "and [redacted]" in done.stdout, done.stdout
+        assert _pieces(done.stdout + done.stderr, AWS_SECRET) == []
