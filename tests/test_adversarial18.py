@@ -159,3 +159,26 @@ def test_a_saved_request_s_aws_secret_found_beside_its_id_is_redacted_in_another
         assert done.returncode == 0, done.stderr
         assert "and [redacted]" in done.stdout, done.stdout
         assert _pieces(done.stdout + done.stderr, AWS_SECRET) == []
+
+
+# ---- loop.no_results: the YAML it suggests reads back as the tool's name --------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["a\u2028b", "c\x85d", "e\x7ff", "g\u2029"])
+def test_the_results_edit_for_a_tool_named_with_a_yaml_line_break_reads_back_as_its_name(tmp_path: Path,
+                                                                                       name: str) -> None:
+    # the edit wrote the name JSON-quoted with the character itself: YAML's reader takes NEL, LS and PS as line
+    # breaks and refuses DEL, so `add loop: {results: {"a<LS>b": RESULT}}` read from the JSON output did not load
+    import re
+
+    import yaml
+
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(yaml.safe_dump({"tools": [{"name": name, "parameters": {"type": "object"}}],
+                                        "tool_choice": "auto", "messages": [{"role": "user", "content": "hi"}],
+                                        "providers": {"openai": {"model": "gpt-4o"}}}), encoding="utf-8")
+    done = run_cli(["run", str(scenario), "-p", "openai", "--dry-run", "-f", "json"], env=_env())
+    assert done.returncode == 3 and done.stderr == "", done.stderr  # 3: refused (OpenAI's tool names are fewer)
+    (said,) = {m for m in re.findall(r'"message": ("(?:[^"\\]|\\.)*")', done.stdout) if "loop.results" in m}
+    edit = re.search(r"add (loop: \{.*\}) to the scenario", json.loads(said)).group(1)
+    assert yaml.safe_load(edit) == {"loop": {"results": {name: "RESULT"}}}
