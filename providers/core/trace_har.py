@@ -525,13 +525,13 @@ def _shown(har: Har, calls: list[Call]) -> Har:
 
 
 def _text_keys(text: str) -> dict[str, str]:
-    """The keys a body's text holds by their look: its JSON's (each string, ``body_keys``), or the text's own."""
-    from .bounded import json_value
+    """The keys a body's text holds by their look: its JSON's (each string, ``body_keys``), or the text's own (a
+    stream's). Read with Python's reader alone: nothing of it is kept, and pattern_keys walks it without recursing."""
     from .key_looks import pattern_keys
     from .mock.body_secrets import FOUND_AT_MOST, body_keys
 
     try:
-        return body_keys(json_value(text))
+        return body_keys(json.loads(text))
     except (ValueError, RecursionError):
         return pattern_keys(text, FOUND_AT_MOST)
 
