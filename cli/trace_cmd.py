@@ -180,7 +180,9 @@ def _write_file(path: Path, text: str, force: bool) -> None:
 
 
 def _line(text: str) -> str:
-    """One comment line: no terminal escapes, no line breaks (the text may quote the trace)."""
-    from toolchoice.providers.core.redaction import printable
+    """One comment line: no terminal escapes, no line breaks (the text may quote the trace). An escape sequence is
+    written out (``visible``: ``\\u001b[31m``), as the scenario below it writes the same text, not taken out: a tool
+    name or a file name quoted is the one the file holds."""
+    from toolchoice.providers.core.redaction import visible
 
-    return " ".join(printable(text).split())
+    return " ".join(visible(text).split())

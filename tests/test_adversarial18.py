@@ -182,3 +182,20 @@ def test_the_results_edit_for_a_tool_named_with_a_yaml_line_break_reads_back_as_
     (said,) = {m for m in re.findall(r'"message": ("(?:[^"\\]|\\.)*")', done.stdout) if "loop.results" in m}
     edit = re.search(r"add (loop: \{.*\}) to the scenario", json.loads(said)).group(1)
     assert yaml.safe_load(edit) == {"loop": {"results": {name: "RESULT"}}}
+
+
+# ---- trace's comment lines quote the file's text as it is written, escapes written out ---------------------------
+
+
+def test_a_notes_escape_sequence_is_written_out_not_taken_out(tmp_path: Path) -> None:
+    # the notes above the scenario took ESC [ 31 m out of a tool name the recorded answer called ('getRED'), where the
+    # scenario and --format json write it out: the comment named a tool the HAR does not hold
+    name = "get\x1b[31mRED"
+    path = _har(tmp_path / "escaped.har", [_entry(_body([QUESTION]), _answer([("call_1", name, "{}")]))])
+    done = run_cli(["trace", str(path)], env=_env())
+    assert done.returncode == 0, done.stderr
+    (said,) = [line for line in done.stdout.splitlines() if line.startswith("# warning har.reply")]
+    assert "called 'get\\u001b[31mRED'" in said, said  # JSON's and YAML's escape of ESC, as -f json's stderr has it
+    assert "\x1b" not in done.stdout
+    done = run_cli(["trace", str(path), "-f", "json"], env=_env())
+    assert json.dumps(name)[1:-1] in done.stderr, done.stderr
