@@ -199,3 +199,19 @@ def test_a_notes_escape_sequence_is_written_out_not_taken_out(tmp_path: Path) ->
     assert "\x1b" not in done.stdout
     done = run_cli(["trace", str(path), "-f", "json"], env=_env())
     assert json.dumps(name)[1:-1] in done.stderr, done.stderr
+
+
+def test_an_aws_secret_beside_its_key_id_in_extra_is_written_as_a_variable_as_the_id_is(tmp_path: Path) -> None:
+    # a tool_choice of no neutral form is kept in providers.openai.extra: its access key id became $MY_API_KEY and the
+    # secret in the member beside it was written as it is (the note above it, quoting the object as one text,
+    # hid both); the scenario sends the same body once both variables are set
+    import yaml
+
+    choice = {"type": "function", "function": {"name": "get_weather"}, "credentials": {"id": AWS_ID, "s": AWS_SECRET}}
+    path = _har(tmp_path / "extra.har", [_entry(_body([QUESTION], choice), _answer(text="ok"))])
+    done = run_cli(["trace", str(path)], env=_env())
+    assert done.returncode == 0, done.stderr
+    assert _pieces(done.stdout, AWS_SECRET) == [] and AWS_ID not in done.stdout
+    sent = yaml.safe_load(done.stdout)["providers"]["openai"]["extra"]["tool_choice"]
+    assert sent["credentials"] == {"id": "$MY_API_KEY", "s": "$MY_API_KEY_2"}, sent
+    assert "tool_choice.credentials.s as $MY_API_KEY_2" in done.stdout
