@@ -403,7 +403,8 @@ def _key_refs(value: Any, where: str, field: str, credential: bool, refs: dict[s
         return {k: _key_refs(v, f"{where}.{k}", str(k), credential_field(str(k)), refs, only, paired=paired)
                 for k, v in value.items()}
     if isinstance(value, list):
-        return [_key_refs(v, f"{where}[{i}]", field, credential, refs, only, paired=paired) for i, v in enumerate(value)]
+        return [_key_refs(v, f"{where}[{i}]", field, credential, refs, only, paired=paired)
+                for i, v in enumerate(value)]
     if not isinstance(value, str):
         return value
     if value in refs:
