@@ -127,6 +127,7 @@ def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Redactor,
     """The scenario on stdout, or in ``scenario_out`` and one line saying so (``then``: the render options it
     suggests). Its strings are redacted before it is laid out, as ``emit_json`` does: a key redacted in the YAML text
     became ``content: [redacted]``, a list that the scenario reader refuses (or an ``enum`` it reads otherwise)."""
+    redact = _found_too(redact, data)
     if format is TraceFormat.json:
         for e in notes:
             sys.stderr.write(redact.text(_line(f"{e.severity} {e.code}: {e.message}")) + "\n")
@@ -143,6 +144,18 @@ def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Redactor,
     shown = str(scenario_out) if not str(scenario_out).startswith("-") else f"./{scenario_out}"  # not an option
     command = " ".join(["toolchoice render", shlex.quote(shown), *([then] if then else [])])
     write(f"wrote {_line(str(scenario_out))}: try `{_line(command)}`")
+
+
+def _found_too(redact: Redactor, data: Any) -> Redactor:
+    """``redact`` that also searches, by value, for the keys the scenario holds by their look (an AWS secret found
+    beside its key id in one message is hidden in another too: docs/keys.md, "once found, the key is searched for by
+    value in the rest of the body too"), as the mock's and the proxy's saves are redacted."""
+    from toolchoice.providers.core.key_looks import pattern_keys
+    from toolchoice.providers.core.mock.body_secrets import FOUND_AT_MOST
+    from toolchoice.providers.core.redaction import Redactor
+
+    found = pattern_keys(data, FOUND_AT_MOST)
+    return Redactor(redact.secrets, found=found) if found else redact
 
 
 def _writable(path: Path, force: bool) -> None:
@@ -167,7 +180,9 @@ def _write_file(path: Path, text: str, force: bool) -> None:
 
 
 def _line(text: str) -> str:
-    """One comment line: no terminal escapes, no line breaks (the text may quote the trace)."""
-    from toolchoice.providers.core.redaction import printable
+    """One comment line: no terminal escapes, no line breaks (the text may quote the trace). An escape sequence is
+    written out (``visible``: ``\\u001b[31m``), as the scenario below it writes the same text, not taken out: a tool
+    name or a file name quoted is the one the file holds."""
+    from toolchoice.providers.core.redaction import visible
 
-    return " ".join(printable(text).split())
+    return " ".join(visible(text).split())

@@ -282,12 +282,17 @@ def _yaml_key(name: str) -> str:
 
     import yaml
 
-    try:
-        if name == "NAME" or list(yaml.safe_load(f"{{{name}: 0}}")) == [name]:
-            return name
-    except (yaml.YAMLError, TypeError):
-        pass
-    return json.dumps(name, ensure_ascii=False)
+    def reads_back(key: str) -> bool:
+        try:
+            return list(yaml.safe_load(f"{{{key}: 0}}")) == [name]
+        except (yaml.YAMLError, TypeError):
+            return False
+
+    if name == "NAME" or reads_back(name):
+        return name
+    quoted = json.dumps(name, ensure_ascii=False)
+    # a character YAML's reader takes as a line break or refuses (NEL, LS, PS, DEL, a lone surrogate) as its escape
+    return quoted if reads_back(quoted) else json.dumps(name)
 
 
 def no_results(scenario: Scenario, results_from: str | None, override: Any = None) -> list[LedgerEntry]:

@@ -362,7 +362,7 @@ def build(file: Path, provider: str, document: dict[str, Any], read: Any, record
                     kept.extend(f"{key}.{path}" for path in member_paths(added))
     kept += [k for k in extra if k not in kept and not any(p.startswith(f"{k}.") for p in kept)]
     if extra:
-        settings["extra"] = _key_refs(extra, f"providers.{provider}.extra", "", False, refs)
+        settings["extra"] = _key_refs(extra, f"providers.{provider}.extra", "", False, refs, paired=_paired(extra))
         data["providers"] = {provider: settings}
         notes.append(LedgerEntry("info", "saved.kept", f"{', '.join(sorted(kept))}: no neutral form; kept as written "
                                  f"in providers.{provider}.extra (sent to {provider} only)"))
@@ -379,8 +379,18 @@ class _Ref(NamedTuple):
     where: str
 
 
+def _paired(value: Any) -> frozenset[str]:
+    """The texts that are keys in ``value``'s JSON text read as one text: an AWS secret access key in one string
+    beside the access key id another holds (key_looks._aws_secret_spans), which a string read alone does not show."""
+    from .key_looks import _pattern_spans
+
+    text = json.dumps(value, ensure_ascii=False)
+    return frozenset(text[start:end] for start, end in _pattern_spans(text)) if "AKIA" in text or "ASIA" in text \
+        else frozenset()
+
+
 def _key_refs(value: Any, where: str, field: str, credential: bool, refs: dict[str, _Ref], only: bool = False,
-              header: bool = False) -> Any:
+              header: bool = False, paired: frozenset[str] = frozenset()) -> Any:
     """``value`` with every text the scenario reader refuses in ``providers.<id>.extra`` and ``headers`` (a key's
     shape; text of a key in a field named for a credential: literal_keys.check_extra, check_header_shape) replaced
     by a stand-in, kept in ``refs`` with the ``$NAME`` reference the refusal suggests (``MY_API_KEY``, or the
@@ -390,14 +400,16 @@ def _key_refs(value: Any, where: str, field: str, credential: bool, refs: dict[s
     from .literal_keys import key_said, scheme_word, variable_for
 
     if isinstance(value, dict):
-        return {k: _key_refs(v, f"{where}.{k}", str(k), credential_field(str(k)), refs, only) for k, v in value.items()}
+        return {k: _key_refs(v, f"{where}.{k}", str(k), credential_field(str(k)), refs, only, paired=paired)
+                for k, v in value.items()}
     if isinstance(value, list):
-        return [_key_refs(v, f"{where}[{i}]", field, credential, refs, only) for i, v in enumerate(value)]
+        return [_key_refs(v, f"{where}[{i}]", field, credential, refs, only, paired=paired)
+                for i, v in enumerate(value)]
     if not isinstance(value, str):
         return value
     if value in refs:
         return refs[value].stand_in
-    if only or not key_said(value, credential):
+    if only or not (key_said(value, credential) or value in paired):  # paired: the AWS secret beside its key id
         return value
     var = variable_for(field) if credential or header else "MY_API_KEY"
     taken = {r.reference.rpartition("$")[2] for r in refs.values()}

@@ -69,6 +69,7 @@ class Har(NamedTuple):
     others: list[tuple[int, str]]  # (index, "METHOD host") of the entries that are no provider call
     unknown: list[tuple[int, str, str]]  # (index, host, "METHOD path") of API-looking entries at unknown hosts
     secrets: dict[str, str]  # the credentials its headers, cookies and query strings hold -> [redacted]
+    found: dict[str, str] = {}  # the keys the shown calls' bodies and responses hold by their look (_shown)
 
 
 def is_har(path: Path) -> bool:
@@ -126,14 +127,16 @@ def read_har(path: Path, provider: str | None = None) -> Har:
             response = entry.get("response")
             calls.append(Call(len(calls) + 1, index, found, method, url, request,
                               response if isinstance(response, dict) else None, entry.get("time")))
-            _credentials(request, parts, secrets)  # the entries whose text is shown (not a page's thousands)
+            if len(calls) <= LISTED:  # the entries whose text is shown (a sample past them: _shown adds its own)
+                _credentials(request, parts, secrets)
         elif not (known := _known_host(host, port)) and method == "POST" and _spoken(parts.path or "/"):
             unknown.append((index, host, f"{method} {parts.path}"))
-            _credentials(request, parts, secrets)
+            if len(unknown) <= LISTED:
+                _credentials(request, parts, secrets)
         else:  # an API's own host: its path too (GET /v1/models); elsewhere the host (a page's assets)
             others.append((index, f"{method} {host}{parts.path if known else ''}"))
-            if known:  # its path is shown: a key its own request sends may be in it (GET /v1/files/KEY)
-                _credentials(request, parts, secrets)
+            if known and len(others) <= LISTED:  # its path is shown (notes: the first 200): a key its own request
+                _credentials(request, parts, secrets)  # sends may be in it (GET /v1/files/KEY)
     return Har(path, len(entries), calls, others, unknown, secrets)
 
 
@@ -327,13 +330,7 @@ def response_body(har: Har, call: Call) -> tuple[int, bytes, str] | None:
     if not isinstance(status, int) or isinstance(status, bool) or status <= 0 or not isinstance(text, str) or not text:
         return None
     mime = str(content.get("mimeType") or "").split(";")[0].strip().lower()
-    if content.get("encoding") != "base64":
-        return status, text.encode("utf-8", "surrogatepass"), mime
-    try:  # RFC 2045 6.8 wraps base64 at 76 columns and HAR 1.2 forbids no line break: whitespace alone goes
-        return status, base64.b64decode(text.translate(_B64_SPACE), validate=True), mime
-    except (binascii.Error, ValueError):
-        raise ToolchoiceError(f"{where(har.file, call.index)}: response.content.text is not base64, as its "
-                              "encoding says", hint=HINT) from None
+    return status, _content_bytes(har, call, content, text), mime
 
 
 def recorded_reply(har: Har, call: Call) -> tuple[Any, str]:
@@ -359,6 +356,26 @@ def recorded_reply(har: Har, call: Call) -> tuple[Any, str]:
         # Gemini's streamGenerateContent without alt=sse answers a JSON array of its responses: one event each
         return _streamed(call, "\n".join(json.dumps(item) for item in body).encode(), status)
     return read_reply(call.provider, status, body, shown), f"HTTP {status}"
+
+
+def _content_bytes(har: Har, call: Call, content: dict[str, Any], text: str) -> bytes:
+    """``response.content.text`` as the bytes the server sent (base64 decoded where its ``encoding`` says so)."""
+    if content.get("encoding") == "base64":
+        try:  # RFC 2045 6.8 wraps base64 at 76 columns and HAR 1.2 forbids no line break: whitespace alone goes
+            return base64.b64decode(text.translate(_B64_SPACE), validate=True)
+        except (binascii.Error, ValueError):
+            raise ToolchoiceError(f"{where(har.file, call.index)}: response.content.text is not base64, as its "
+                                  "encoding says", hint=HINT) from None
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _response_text(har: Har, call: Call) -> str | None:
+    """The recorded response's text as sent (None: the HAR holds none)."""
+    content = call.response.get("content") if call.response is not None else None
+    text = content.get("text") if isinstance(content, dict) else None
+    if not isinstance(text, str) or not text:
+        return None
+    return _content_bytes(har, call, content, text).decode("utf-8", "replace")
 
 
 def _streamed(call: Call, data: bytes, status: int) -> tuple[Any, str]:
@@ -411,6 +428,7 @@ def import_har(path: str | os.PathLike[str], sample: int | None = None, provider
     from .har_conversations import follow
 
     if sample is None and len(har.calls) > 1:
+        har = _shown(har, har.calls[:LISTED])
         steps = follow(exchanges(har, har.calls[:LISTED]))  # the calls' steps, as the mock follows a session
         return _redacted(har, Listing([describe(har, c, steps.get(c.sample)) if c.sample <= LISTED
                                        else {"sample": c.sample, "entry": c.index} for c in har.calls], notes(har)))
@@ -418,6 +436,7 @@ def import_har(path: str | os.PathLike[str], sample: int | None = None, provider
     if not 1 <= number <= len(har.calls):
         raise ToolchoiceError(f"{path}: no sample {number} (the HAR holds {len(har.calls)} provider call"
                               f"{'s' if len(har.calls) != 1 else ''}: 1-{len(har.calls)})", hint="pick one of those")
+    har = _shown(har, har.calls[max(0, number - LISTED):number])
     saved = import_call(har, har.calls[number - 1])
     # what broke between it and the calls before it (the LISTED calls up to it: a sample of a huge file stays cheap)
     step = follow(exchanges(har, har.calls[max(0, number - LISTED):number])).get(number)
@@ -489,17 +508,62 @@ def describe(har: Har, call: Call, step: Any = None) -> dict[str, Any]:
     return _redacted(har, row)
 
 
+def _shown(har: Har, calls: list[Call]) -> Har:
+    """``har`` whose secrets are also the credentials of ``calls`` (a sample past the first LISTED, and the calls
+    before it that its findings quote) and the keys their bodies and recorded responses hold by their look
+    (``body_secrets.body_keys``, as the mock and the proxy find them): a piece of one quoted where no look finds it
+    (a finding that cuts a call's arguments at 200 characters, an AWS secret apart from its key id) is redacted by
+    its value, as a save of the same exchange is."""
+    from .mock.body_secrets import FOUND_AT_MOST
+
+    secrets, found = dict(har.secrets), dict(har.found)
+    for call in calls:
+        try:
+            _credentials(call.request, urlsplit(call.url), secrets)
+        except ValueError:
+            pass
+        post = call.request.get("postData")
+        texts = [post.get("text") if isinstance(post, dict) else None]
+        try:
+            texts.append(_response_text(har, call))
+        except ToolchoiceError:
+            pass
+        for text in texts:
+            if isinstance(text, str) and len(found) < FOUND_AT_MOST:  # past them a key is still hidden whole
+                found.update(_text_keys(text))
+    return har._replace(secrets=secrets, found=found)
+
+
+def _text_keys(text: str) -> dict[str, str]:
+    """The keys a body's text holds by their look: its JSON's (each string, ``body_keys``), or the text's own (a
+    stream's). Read with Python's reader alone: nothing of it is kept, and pattern_keys walks it without recursing."""
+    from .key_looks import pattern_keys
+    from .mock.body_secrets import FOUND_AT_MOST, body_keys
+
+    try:
+        return body_keys(json.loads(text))
+    except (ValueError, RecursionError):
+        return pattern_keys(text, FOUND_AT_MOST)
+
+
 def _redacted(har: Har, value: Any) -> Any:
     """``value`` without the credentials the HAR's headers, cookies and query strings hold, wherever quoted."""
-    if not har.secrets:
+    if not har.secrets and not har.found:
         return value
-    from .mock.body_secrets import secrets
-    from .redaction import Redactor
-
-    redactor = Redactor(secrets(har.secrets))
+    redactor = _redactor(tuple(har.secrets.items()), tuple(har.found.items()))
     if isinstance(value, dict):
         return redactor.data(value)
     said = [n._replace(message=redactor.text(n.message)) for n in value.notes]  # a path quoted by har.unknown_host
     if isinstance(value, Listing):  # its rows are redacted one by one (describe)
         return value._replace(notes=said)
     return value._replace(data=redactor.data(value.data), notes=said)
+
+
+@functools.lru_cache(maxsize=2)
+def _redactor(secrets: tuple[tuple[str, str], ...], found: tuple[tuple[str, str], ...]) -> Any:
+    """One Redactor for a HAR's secrets and found keys (a listing's 200 rows are redacted with it: one each cost ~80
+    ms at 3,000 keys, a Bedrock session's SigV4 signatures differing on every request)."""
+    from .mock.body_secrets import secrets as with_schemes
+    from .redaction import Redactor
+
+    return Redactor(with_schemes(dict(secrets)), found=dict(found))
