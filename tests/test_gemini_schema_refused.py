@@ -142,6 +142,21 @@ def test_a_field_of_another_kind_is_warned_as_the_mock_refuses_it(schema: dict[s
     assert status == 400 and f"tools[0].function_declarations[0].{place.rsplit('.', 1)[0]}" in reply["error"]["message"]
 
 
+def test_a_response_schema_is_judged_by_the_parser_as_the_mock_judges_it() -> None:
+    """A declaration's response (google-genai's FunctionDeclaration.response, a Gemini Schema sent as written): a
+    field Schema has not is the parser's recorded line (fact gemini.unknown_field_words), and the mock's 400."""
+    scenario = Scenario(path="t", tools=(Tool("pick", "Picks.", {"type": "object", "properties": {
+        "a": {"type": "string"}}}, fields={"response": {"type": "OBJECT", "properties": {
+            "r": {"type": "STRING", "const": "x"}}}}),), messages=(Message("user", "hi"),))
+    translation = gemini.translate("gemini", scenario, RenderOptions(model=MODEL), CAPABILITIES["gemini"])
+    said = warned(translation)
+    assert len(said) == 1 and "response.properties[0].value.const: " in said[0]
+    assert "Unknown name \\\"const\\\" at 'tools[0].function_declarations[0].response.properties[0].value'" in said[0]
+    status, reply = mock_status(translation.request.body)
+    assert status == 400 and "Unknown name \"const\" at 'tools[0].function_declarations[0].response.properties[0]" \
+        ".value'" in reply["error"]["message"]
+
+
 def test_auto_form_sends_a_lossy_schema_as_json_schema_and_does_not_judge_it() -> None:
     """schema_form auto (the default) sends parametersJsonSchema when the conversion would lose something: a Value the
     API does not judge by Schema's rules, and the mock neither."""

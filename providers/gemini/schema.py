@@ -57,14 +57,14 @@ _FIXES = {"only allowed for OBJECT type": "remove them: on a non-object they con
           "only allowed for STRING type": "make the type string, or drop the enum",
           "missing field.": "give the array an items schema"}
 _RULES_FACT = " (the API's recorded words, fact gemini.schema_rule_words)"
-_IN_PARAMETERS = re.compile(r"tools\[(\d+)\]\.function_declarations\[(\d+)\]\.(parameters(?:\..*)?)")
+_IN_SCHEMA = re.compile(r"tools\[(\d+)\]\.function_declarations\[(\d+)\]\.((?:parameters|response)(?:\..*)?)")
 
 
 def judge(ctx: Context, tools: list[Any]) -> None:
-    """The request's function declarations' ``parameters`` as converted, judged by what the API refuses in them and
-    gemini_mock.py answers 400 to (gemini/request_fields.py's parser lines, gemini/schema_rules.py's rules): one
-    ``schema.api_refuses`` warning per tool naming each place, the API's words and their source. Nothing is changed:
-    the request is sent as written."""
+    """The request's function declarations' ``parameters`` as converted (and a ``response`` schema as written),
+    judged by what the API refuses in them and gemini_mock.py answers 400 to: gemini/request_fields.py's parser lines,
+    gemini/schema_rules.py's rules (on ``parameters``, as the API runs them). One ``schema.api_refuses`` warning per
+    tool naming each place, the API's words and their source. Nothing is changed: the request is sent as written."""
     from .request_fields import judged, line
     from .schema_rules import SOURCES, refused
 
@@ -72,7 +72,7 @@ def judge(ctx: Context, tools: list[Any]) -> None:
     ruled: dict[tuple[int, int], dict[str, list[str]]] = {}
     body = {"tools": tools}
     for name, at, _, kind in judged(body):
-        place = _IN_PARAMETERS.fullmatch(f"{at}.{name}" if at else "")
+        place = _IN_SCHEMA.fullmatch(f"{at}.{name}" if at else "")
         if place is not None:
             source = ("fact gemini.unknown_field_words" if kind is None else "fact gemini.schema_rule_words"
                       if isinstance(kind, tuple) else "zed-industries/zed#53919" if kind == "repeating" else
@@ -80,7 +80,7 @@ def judge(ctx: Context, tools: list[Any]) -> None:
             parsed.setdefault((int(place[1]), int(place[2])), []).append(
                 f"{place[3]}: {translation.compact(line(name, at, kind))} ({source})")
     for at, words in refused(body):
-        place = _IN_PARAMETERS.fullmatch(at)
+        place = _IN_SCHEMA.fullmatch(at)
         if place is not None:
             ruled.setdefault((int(place[1]), int(place[2])), {}).setdefault(words, []).append(place[3])
     for group, number in sorted({*parsed, *ruled}):
@@ -90,7 +90,7 @@ def judge(ctx: Context, tools: list[Any]) -> None:
                                                     for words, places in rules.items())]
         name = tools[group]["functionDeclarations"][number].get("name")
         ctx.ledger.warning("schema.api_refuses", f"tool '{name}': Gemini's API answers 400 INVALID_ARGUMENT to its "
-                           f"parameters as converted: {'; '.join(said)}{_RULES_FACT if rules else ''}; the "
+                           f"declaration as sent: {'; '.join(said)}{_RULES_FACT if rules else ''}; the "
                            "request is sent as written")
 
 class SchemaConverter:
@@ -220,8 +220,13 @@ class SchemaConverter:
         names = value if isinstance(value, list) else [value]
         unknown = [n for n in names if not isinstance(n, str) or n.lower() not in _TYPE_SET]
         if unknown:
+            from .request_fields import TYPE_PROTO
+
+            said = (f"; the API answers 400 'Invalid value at '...type' ({TYPE_PROTO}), "
+                    f"{translation.compact(unknown[0])}' (fact gemini.schema_rule_words)"
+                    if isinstance(unknown[0], str) else "")
             self.note("error", "schema.type_unsupported", f"type {translation.compact(unknown[0])}", path,
-                      f"Gemini's Schema types are {', '.join(SCHEMA_TYPES)}; fix the schema")
+                      f"Gemini's Schema types are {', '.join(SCHEMA_TYPES)}{said}; fix the schema")
             return
         if not isinstance(value, list):
             out["type"] = value

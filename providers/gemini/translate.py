@@ -49,7 +49,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     hosted = hosted_tools(ctx, 1 if tools else 0) if scenario.native_tools else []
     if tools or hosted:
         body["tools"] = ([{"functionDeclarations": [_declaration(ctx, tool) for tool in tools]}] if tools else []) + hosted
-        if any("parameters" in declared for declared in body["tools"][0].get("functionDeclarations", ())):
+        if any("parameters" in declared or "response" in declared
+               for declared in body["tools"][0].get("functionDeclarations", ())):
             judge(ctx, body["tools"])
         calling = _calling_config(ctx)
         if calling is not None:
