@@ -93,6 +93,7 @@ def judge(ctx: Context, tools: list[Any]) -> None:
                            f"declaration as sent: {'; '.join(said)}{_RULES_FACT if rules else ''}; the "
                            "request is sent as written")
 
+
 class SchemaConverter:
     def __init__(self, tool_name: str, root: dict[str, Any]) -> None:
         self.tool = tool_name
