@@ -206,17 +206,14 @@ def _unknown_fields(body: dict[str, Any], route: dict[str, Any]) -> tuple[str | 
     """The API's 400 for fields its messages have not, one line each in body order, depth first (fact
     gemini.unknown_field_words; gemini/request_fields.py), and toolchoice's line saying so (an OpenAI tool_choice:
     where Gemini's goes), where the field lists are read (/v1beta, /v1)."""
-    from .core.choice_shape_words import GEMINI_UNKNOWN_AT, GEMINI_UNKNOWN_FIELD
     from .core.model import quoted
-    from .gemini.request_fields import judged
+    from .gemini.request_fields import KIND_WANTED, judged, line
 
     every = judged(body) if route.get("version") in _FIELDS_READ else []
     if not every:
         return None, ()
-    words = "\n".join(GEMINI_UNKNOWN_FIELD.replace("{name}", name) if at is None else
-                      GEMINI_UNKNOWN_AT.replace("{name}", name).replace("{at}", at) if kind is None else
-                      f"Invalid value at '{at}.{name}' ({kind[1]}), {kind[2]}" if isinstance(kind, tuple) else
-                      _kind_words(name, at or "", kind) for name, at, _, kind in every)
+    words = "\n".join(("toolchoice mock: " if kind in KIND_WANTED else "") + line(name, at, kind)
+                      for name, at, _, kind in every)
     kinds = tuple(_kind_finding(name, at or "", kind) for name, at, _, kind in every if kind is not None)
     found = [(name, at, message) for name, at, message, kind in every if kind is None]
     if not found:
@@ -233,31 +230,9 @@ def _unknown_fields(body: dict[str, Any], route: dict[str, Any]) -> tuple[str | 
                                "the API answers 400" + advice), *kinds)
 
 
-# A schema field given a list where it holds one value: the protobuf JSON parser's 400, one line per field, as
-# zed-industries/zed#53919 records it ("Gemini 3.1 Pro request error": 'Invalid JSON payload received. Unknown name "type" at
-# 'tools[0].function_declarations[6].parameters.properties[4].value.properties[10].value': Proto field is not
-# repeating, cannot start list.', status INVALID_ARGUMENT, each line a fieldViolation with its place) and
-# taylorwilsdon/google_workspace_mcp#1099 quotes ("type": ["STRING", "NULL"]). {name}: the key as sent; {at}: the
-# schema's place, as for an unknown field
-GEMINI_NOT_REPEATING = ('Invalid JSON payload received. Unknown name "{name}" at \'{at}\': Proto field is not repeating, '
-                        'cannot start list.')
-# the other kinds a schema field may miss: no recorded answer of the API's was found, so the 400 is in toolchoice's
-# words and says so (the field's kind: content.proto Schema at bc7e3ba, google-genai 3.6.1 types.Schema)
-_KIND_WANTED = {"list": "a list (a repeated field)", "map": "an object (a map of Schema)",
-                "object": "an object (a Schema message)"}
-
-
-def _kind_words(name: str, at: str, kind: str) -> str:
-    if kind == "repeating":
-        return GEMINI_NOT_REPEATING.replace("{name}", name).replace("{at}", at)
-    from .core.model import quoted
-
-    return (f"toolchoice mock: {quoted(name)} at '{at}' must be {_KIND_WANTED[kind]} in Gemini's Schema message "
-            "(toolchoice's words: no recorded answer of the API's to this was found)")
-
-
 def _kind_finding(name: str, at: str, kind: Any) -> LedgerEntry:
     from .core.model import quoted
+    from .gemini.request_fields import KIND_WANTED
 
     if isinstance(kind, tuple):  # request_fields._values
         what = ("is not a Type (content.proto Type: STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL, in any case)"
@@ -265,7 +240,7 @@ def _kind_finding(name: str, at: str, kind: Any) -> LedgerEntry:
         return LedgerEntry("error", "body.field_value", f"{name} {kind[2]} at '{at}' {what}: the API answers 400 (the "
                            "API's words, fact gemini.schema_rule_words)")
 
-    wanted = "one value, not a list" if kind == "repeating" else _KIND_WANTED[kind]
+    wanted = "one value, not a list" if kind == "repeating" else KIND_WANTED[kind]
     source = ("the API's words: zed-industries/zed#53919" if kind == "repeating" else
               "toolchoice's words: no recorded answer of the API's")
     return LedgerEntry("error", "body.field_type", f"{quoted(name)} at '{at}' must be {wanted} in Gemini's Schema "

@@ -447,13 +447,24 @@ def test_a_property_is_copied_as_it_is_only_with_one_known_type(kind):
      {"properties": {"x": {"type": "string"}}}, "schema.converted", "info"),
     ({"properties": {"x": {"type": "number", "exclusiveMinimum": 0, "multipleOf": 2}}},
      {"properties": {"x": {"type": "number"}}}, "schema.keyword_removed", "warning"),
-    ({"properties": {"x": {"type": "array", "items": [{"type": "number"}, {"type": "number"}]}}},
-     {"properties": {"x": {"type": "array"}}}, "schema.keyword_removed", "warning"),
 ])
 def test_schema_conversions(schema, expected, code, severity):
     t = render_tools({"name": "f", "parameters": {"type": "object", **schema}})
     assert parameters(t) == {"type": "object", **expected}
     assert {(e.code, e.severity) for e in t.ledger if e.code.startswith("schema.")} == {(code, severity)}
+
+
+def test_tuple_items_removed_leave_an_array_the_api_refuses():
+    """Gemini's items is one schema: the tuple form is removed, and the ARRAY left without items is what the API
+    refuses ('items: missing field.', AstrBotDevs/AstrBot#6029), said as such (under schema_form auto the lossy
+    conversion is not used: parametersJsonSchema is sent)."""
+    t = render_tools({"name": "f", "parameters": {"type": "object", "properties": {
+        "x": {"type": "array", "items": [{"type": "number"}, {"type": "number"}]}}}})
+    assert parameters(t) == {"type": "object", "properties": {"x": {"type": "array"}}}
+    assert {(e.code, e.severity) for e in t.ledger if e.code.startswith("schema.")} == {
+        ("schema.keyword_removed", "warning"), ("schema.api_refuses", "warning")}
+    assert '"missing field." at parameters.properties[x].items (AstrBotDevs/AstrBot#6029' in entry(
+        t, "schema.api_refuses").message
 
 
 def test_recursive_and_remote_refs_are_refused():
@@ -505,6 +516,8 @@ TRIGGERS: dict[str, Any] = {
     "schema.ref_unresolved": lambda: render_tools({"name": "f", "parameters": {"type": "object", "properties": {
         "x": {"$ref": "#/$defs/missing"}}}}),
     "schema.json_schema": lambda: render("auto", tools=[QUERY_TOOL], settings={"schema_form": "auto"}),
+    "schema.api_refuses": lambda: render_tools({"name": "f", "parameters": {"type": "object", "properties": {
+        "l": {"type": "array"}}}}),
     "strict.validated": lambda: render("auto", strict=True),
     "strict.not_validated": lambda: render("required", strict=True),
     "history.tool_result_wrapped": lambda: render("auto", messages=HISTORY),

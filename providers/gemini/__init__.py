@@ -45,6 +45,11 @@ LEDGER_CODES: dict[str, str] = {
     "schema.type_added": "parameters without a type get type: object, the form Gemini wants for parameters",
     "schema.type_unsupported": "a schema type is not one of Gemini's Schema types: the request is refused",
     "schema.ref_unresolved": "a $ref that cannot be inlined (not local, or recursive): the request is refused",
+    "schema.api_refuses": "a tool's parameters as converted (or its response schema) hold what Gemini's API answers "
+                          "400 to (properties or required on a type other than OBJECT, a required name with no "
+                          "property, enum on a type other than STRING, an ARRAY without items, a field of another JSON "
+                          "kind or one Schema has not): each place, the API's recorded words and their source; the "
+                          "request is sent as written, and the mock refuses it",
     "schema.json_schema": "parameters sent whole as parametersJsonSchema (plain JSON Schema, exclusive with "
                           "parameters): the OpenAPI-subset conversion would have lost something, or schema_form says so",
     "strict.validated": "strict tools are sent with mode VALIDATED (Gemini's schema-validated calling mode)",

@@ -140,6 +140,20 @@ TYPES = frozenset({"TYPE_UNSPECIFIED", "STRING", "NUMBER", "INTEGER", "BOOLEAN",
 TYPE_PROTO = "type.googleapis.com/google.ai.generativelanguage.v1beta.Type"
 
 
+# A schema field given a list where it holds one value: the protobuf JSON parser's 400, one line per field, as
+# zed-industries/zed#53919 records it ("Gemini 3.1 Pro request error": 'Invalid JSON payload received. Unknown name "type" at
+# 'tools[0].function_declarations[6].parameters.properties[4].value.properties[10].value': Proto field is not
+# repeating, cannot start list.', status INVALID_ARGUMENT, each line a fieldViolation with its place) and
+# taylorwilsdon/google_workspace_mcp#1099 quotes ("type": ["STRING", "NULL"]). {name}: the key as sent; {at}: the
+# schema's place, as for an unknown field
+GEMINI_NOT_REPEATING = ('Invalid JSON payload received. Unknown name "{name}" at \'{at}\': Proto field is not repeating, '
+                        'cannot start list.')
+# the other kinds a schema field may miss: no recorded answer of the API's was found, so the 400 is in toolchoice's
+# words and says so (the field's kind: content.proto Schema at bc7e3ba, google-genai 3.6.1 types.Schema)
+KIND_WANTED = {"list": "a list (a repeated field)", "map": "an object (a map of Schema)",
+               "object": "an object (a Schema message)"}
+
+
 def unknown(body: dict[str, Any]) -> list[tuple[str, str | None, str]]:
     """Each key of the body a message has not, in body order, depth first: (the key as sent, its message's place in
     proto field names or None at the top, the message's name)."""
@@ -216,3 +230,23 @@ def _misfit(name: str, child: str | None, inner: Any) -> str | None:
     if isinstance(inner, list):
         return "repeating"
     return "object" if child is not None and not isinstance(inner, dict) else None
+
+
+def line(name: str, at: str | None, kind: Any) -> str:
+    """The parser's line for one ``judged`` finding, read by gemini_mock.py and the translator alike: the API's
+    recorded words for a name its message has not (fact gemini.unknown_field_words), a value its proto type cannot hold
+    (gemini.schema_rule_words) and a list for one value (zed-industries/zed#53919); for a kind no recording answers,
+    toolchoice's words, saying so."""
+    from ..core.choice_shape_words import GEMINI_UNKNOWN_AT, GEMINI_UNKNOWN_FIELD
+
+    if kind is None:
+        return (GEMINI_UNKNOWN_FIELD.replace("{name}", name) if at is None else
+                GEMINI_UNKNOWN_AT.replace("{name}", name).replace("{at}", at))
+    if isinstance(kind, tuple):
+        return f"Invalid value at '{at}.{name}' ({kind[1]}), {kind[2]}"
+    if kind == "repeating":
+        return GEMINI_NOT_REPEATING.replace("{name}", name).replace("{at}", at or "")
+    from ..core.model import quoted
+
+    return (f"{quoted(name)} at '{at}' must be {KIND_WANTED[kind]} in Gemini's Schema message (toolchoice's words: no "
+            "recorded answer of the API's to this was found)")

@@ -4,6 +4,7 @@ Schema for a tool file in Gemini's format (``to_json_schema``, for ``core/tool_i
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -48,6 +49,49 @@ def convert(tool_name: str, schema: dict[str, Any]) -> tuple["SchemaConverter", 
                        "the tool takes no arguments; Gemini has answered 400 'properties: should be non-empty for "
                        "OBJECT type' to an empty one (pipecat-ai/pipecat-flows#110)")
     return converter, None if empty else root
+
+
+# what to do about each of the API's rules (gemini/schema_rules.py): the schema is sent as written, so the user fixes it
+_FIXES = {"only allowed for OBJECT type": "remove them: on a non-object they constrain nothing",
+          "property is not defined": "name it in properties, or drop it from required",
+          "only allowed for STRING type": "make the type string, or drop the enum",
+          "missing field.": "give the array an items schema"}
+_RULES_FACT = " (the API's recorded words, fact gemini.schema_rule_words)"
+_IN_SCHEMA = re.compile(r"tools\[(\d+)\]\.function_declarations\[(\d+)\]\.((?:parameters|response)(?:\..*)?)")
+
+
+def judge(ctx: Context, tools: list[Any]) -> None:
+    """The request's function declarations' ``parameters`` as converted (and a ``response`` schema as written),
+    judged by what the API refuses in them and gemini_mock.py answers 400 to: gemini/request_fields.py's parser lines,
+    gemini/schema_rules.py's rules (on ``parameters``, as the API runs them). One ``schema.api_refuses`` warning per
+    tool naming each place, the API's words and their source. Nothing is changed: the request is sent as written."""
+    from .request_fields import judged, line
+    from .schema_rules import SOURCES, refused
+
+    parsed: dict[tuple[int, int], list[str]] = {}
+    ruled: dict[tuple[int, int], dict[str, list[str]]] = {}
+    body = {"tools": tools}
+    for name, at, _, kind in judged(body):
+        place = _IN_SCHEMA.fullmatch(f"{at}.{name}" if at else "")
+        if place is not None:
+            source = ("fact gemini.unknown_field_words" if kind is None else "fact gemini.schema_rule_words"
+                      if isinstance(kind, tuple) else "zed-industries/zed#53919" if kind == "repeating" else
+                      "toolchoice's words: no recorded answer of the API's")
+            parsed.setdefault((int(place[1]), int(place[2])), []).append(
+                f"{place[3]}: {translation.compact(line(name, at, kind))} ({source})")
+    for at, words in refused(body):
+        place = _IN_SCHEMA.fullmatch(at)
+        if place is not None:
+            ruled.setdefault((int(place[1]), int(place[2])), {}).setdefault(words, []).append(place[3])
+    for group, number in sorted({*parsed, *ruled}):
+        rules = ruled.get((group, number), {})
+        said = [*parsed.get((group, number), ()), *(f"{translation.compact(words)} at {', '.join(places)} "
+                                                    f"({SOURCES[words]}; {_FIXES[words]})"
+                                                    for words, places in rules.items())]
+        name = tools[group]["functionDeclarations"][number].get("name")
+        ctx.ledger.warning("schema.api_refuses", f"tool '{name}': Gemini's API answers 400 INVALID_ARGUMENT to its "
+                           f"declaration as sent: {'; '.join(said)}{_RULES_FACT if rules else ''}; the "
+                           "request is sent as written")
 
 
 class SchemaConverter:
@@ -177,8 +221,13 @@ class SchemaConverter:
         names = value if isinstance(value, list) else [value]
         unknown = [n for n in names if not isinstance(n, str) or n.lower() not in _TYPE_SET]
         if unknown:
+            from .request_fields import TYPE_PROTO
+
+            said = (f"; the API answers 400 'Invalid value at '...type' ({TYPE_PROTO}), "
+                    f"{translation.compact(unknown[0])}' (fact gemini.schema_rule_words)"
+                    if isinstance(unknown[0], str) else "")
             self.note("error", "schema.type_unsupported", f"type {translation.compact(unknown[0])}", path,
-                      f"Gemini's Schema types are {', '.join(SCHEMA_TYPES)}; fix the schema")
+                      f"Gemini's Schema types are {', '.join(SCHEMA_TYPES)}{said}; fix the schema")
             return
         if not isinstance(value, list):
             out["type"] = value
@@ -244,7 +293,9 @@ class SchemaConverter:
             out["enum"] = kept
         else:
             self.removed(f"enum {translation.compact(values)[:60]}", path,
-                         "Gemini enums hold strings only (Type.STRING with enum format); the allowed values are lost")
+                         "Gemini enums hold strings only (Type.STRING with enum format), and the API answers 400 "
+                         "'Invalid value at '...enum[0]' (TYPE_STRING), 0' to a number or boolean in one (fact "
+                         "gemini.schema_rule_words); the allowed values are lost")
 
     def const(self, value: Any, node: dict[str, Any], out: dict[str, Any], path: str) -> None:
         if "enum" in node:

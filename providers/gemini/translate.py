@@ -15,7 +15,7 @@ from ..core.capabilities import Capability
 from ..core.translation import Context
 from ..core.model import Message, RenderOptions, Scenario, Tool, ToolchoiceError, Translation
 from .parse import REASONING_FAMILY
-from .schema import convert
+from .schema import convert, judge
 
 DEFAULT_BASE = "https://generativelanguage.googleapis.com"
 THOUGHT_SIGNATURE_SENTINEL = "skip_thought_signature_validator"
@@ -49,6 +49,9 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     hosted = hosted_tools(ctx, 1 if tools else 0) if scenario.native_tools else []
     if tools or hosted:
         body["tools"] = ([{"functionDeclarations": [_declaration(ctx, tool) for tool in tools]}] if tools else []) + hosted
+        if any("parameters" in declared or "response" in declared
+               for declared in body["tools"][0].get("functionDeclarations", ())):
+            judge(ctx, body["tools"])
         calling = _calling_config(ctx)
         if calling is not None:
             body["toolConfig"] = {"functionCallingConfig": calling}
