@@ -84,6 +84,17 @@ ERROR_ENVELOPES = (ErrorEnvelope("botocore/parsers.py _do_error_parse: \"The err
                                  reply_keys=("output", "usage")),)
 
 
+# What someone without the key variable does, said in the error a send raises when it is unset (registry.key_help,
+# transport.no_key): SigV4 is not signed here, so an account on IAM credentials makes a short-term API key from them.
+# docs.aws.amazon.com/bedrock/latest/userguide/api-keys.md (read 2026-11-28): "Short-term – Lasts up to 12 hours (or
+# the duration of your session, whichever is shorter). Inherits permissions from the IAM principal used to generate
+# it. Recommended for production use."; "pip install aws-bedrock-token-generator"; "from aws_bedrock_token_generator
+# import provide_token"; console: "In the Short-term API keys tab, choose Generate short-term API keys." (docs/keys.md)
+KEY_HELP = {"AWS_BEARER_TOKEN_BEDROCK": "on IAM credentials (SigV4 is not signed here), make a short-term key from "
+            "them: `pip install aws-bedrock-token-generator` and its provide_token(), or the Bedrock console's API "
+            "keys page (docs/keys.md)"}
+
+
 # The family name its reasoning items carry (a signature or encrypted content is valid only there).
 REASONING_FAMILY = "bedrock"
 
