@@ -116,6 +116,9 @@ def reasoning_item(block: Any) -> ReasoningItem | None:
 
 LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with toolSpec.strict true; what AWS says of the model (named, or unsettled)",
+    "tool_choice.model_refused": "a forcing toolChoice for a model whose Converse 400 for it one report records "
+                                 "against Anthropic's pages (fact bedrock.fable_5_forced_choice_recorded: Claude Fable "
+                                 "5): sent as written, warned",
     "strict.model_refused": "strict tools for a model whose Converse 400 for toolSpec.strict is recorded (fact "
                             "bedrock.strict_refused: Claude Opus 4.7, 4.8, Sonnet 5): sent as written, warned",
     "thinking.adaptive": "thinking sent as {type: adaptive}",
@@ -410,7 +413,24 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
     if choice is not None:
         config["toolChoice"] = choice
         mapped(ctx, choice)
+        if plan.forces_call:
+            _forced_choice_recorded(ctx, choice)
     body["toolConfig"] = config
+
+
+def _forced_choice_recorded(ctx: Context, choice: dict[str, Any]) -> None:
+    """A forcing toolChoice for a model whose Converse 400 for it one reporter records against the provider's own
+    pages (fact bedrock.fable_5_forced_choice_recorded: Claude Fable 5): warned of and sent, never refused."""
+    if not _is_claude(ctx.model):
+        return
+    from .core.refusal_words import api_words  # the dated facts: read only for a forcing choice on Claude
+
+    words = api_words("bedrock", "tool_choice.model_refused", ctx.model, None)
+    if words is not None:
+        ctx.ledger.warning("tool_choice.model_refused", f"toolChoice {compact(choice)} for {ctx.model}: one report "
+                           f"records Converse answering 400 '{words}' ({_cited('bedrock.fable_5_forced_choice_recorded')}"
+                           "), while Anthropic says forced tool use errors only from Fable 5.1 on: sent as written; if "
+                           "it is refused, use tool_choice auto (declare only the tool you want)")
 
 
 # ---- parse ------------------------------------------------------------------------------
