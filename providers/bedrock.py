@@ -84,6 +84,17 @@ ERROR_ENVELOPES = (ErrorEnvelope("botocore/parsers.py _do_error_parse: \"The err
                                  reply_keys=("output", "usage")),)
 
 
+# What someone without the key variable does, said in the error a send raises when it is unset (registry.key_help,
+# transport.no_key): SigV4 is not signed here, so an account on IAM credentials makes a short-term API key from them.
+# docs.aws.amazon.com/bedrock/latest/userguide/api-keys.md (read 2026-11-28): "Short-term – Lasts up to 12 hours (or
+# the duration of your session, whichever is shorter). Inherits permissions from the IAM principal used to generate
+# it. Recommended for production use."; "pip install aws-bedrock-token-generator"; "from aws_bedrock_token_generator
+# import provide_token"; console: "In the Short-term API keys tab, choose Generate short-term API keys." (docs/keys.md)
+KEY_HELP = {"AWS_BEARER_TOKEN_BEDROCK": "on IAM credentials (SigV4 is not signed here), make a short-term key from "
+            "them: `pip install aws-bedrock-token-generator` and its provide_token(), or the Bedrock console's API "
+            "keys page (docs/keys.md)"}
+
+
 # The family name its reasoning items carry (a signature or encrypted content is valid only there).
 REASONING_FAMILY = "bedrock"
 
@@ -105,6 +116,9 @@ def reasoning_item(block: Any) -> ReasoningItem | None:
 
 LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with toolSpec.strict true; what AWS says of the model (named, or unsettled)",
+    "tool_choice.model_refused": "a forcing toolChoice for a model whose Converse 400 for it one report records "
+                                 "against Anthropic's pages (fact bedrock.fable_5_forced_choice_recorded: Claude Fable "
+                                 "5): sent as written, warned",
     "strict.model_refused": "strict tools for a model whose Converse 400 for toolSpec.strict is recorded (fact "
                             "bedrock.strict_refused: Claude Opus 4.7, 4.8, Sonnet 5): sent as written, warned",
     "thinking.adaptive": "thinking sent as {type: adaptive}",
@@ -399,7 +413,24 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
     if choice is not None:
         config["toolChoice"] = choice
         mapped(ctx, choice)
+        if plan.forces_call:
+            _forced_choice_recorded(ctx, choice)
     body["toolConfig"] = config
+
+
+def _forced_choice_recorded(ctx: Context, choice: dict[str, Any]) -> None:
+    """A forcing toolChoice for a model whose Converse 400 for it one reporter records against the provider's own
+    pages (fact bedrock.fable_5_forced_choice_recorded: Claude Fable 5): warned of and sent, never refused."""
+    if not _is_claude(ctx.model):
+        return
+    from .core.refusal_words import api_words  # the dated facts: read only for a forcing choice on Claude
+
+    words = api_words("bedrock", "tool_choice.model_refused", ctx.model, None)
+    if words is not None:
+        ctx.ledger.warning("tool_choice.model_refused", f"toolChoice {compact(choice)} for {ctx.model}: one report "
+                           f"records Converse answering 400 '{words}' ({_cited('bedrock.fable_5_forced_choice_recorded')}"
+                           "), while Anthropic says forced tool use errors only from Fable 5.1 on: sent as written; if "
+                           "it is refused, use tool_choice auto (declare only the tool you want)")
 
 
 # ---- parse ------------------------------------------------------------------------------

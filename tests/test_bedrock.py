@@ -348,6 +348,7 @@ TRIGGERS: dict[str, dict[str, Any]] = {
     "strict.mapped": {"tools": [{"name": "x", "parameters": {"type": "object"}, "strict": True}]},
     "strict.model_refused": {"tools": [{"name": "x", "parameters": {"type": "object"}, "strict": True}],
                        "model": "us.anthropic.claude-sonnet-5"},
+    "tool_choice.model_refused": {"choice": "any", "model": "anthropic.claude-fable-5"},
     "region.default": {"settings": {"region": None}},
     "tool_choice.none_unenforced": {"choice": "none", "messages": HISTORY},
     "tool_choice.model_support": {"choice": "get_weather", "model": MISTRAL},

@@ -111,10 +111,13 @@ class MissingKey(ToolchoiceError):
     """A key (or a variable a header names) that sending needs is not set. The record beside the words (set where it
     is raised, ``transport.prepare``): ``provider``; ``of`` what: "key", "header" or "mcp tool"; ``variables``: a key's,
     any one of which will do, else the ones the header or mcp tool needs; ``local``: the request goes to a server on
-    this machine (which checks no key). The command line draws its own words from it (cli/exits.py)."""
+    this machine (which checks no key); ``key_help``: what the provider's module says someone without the key does
+    (Bedrock's short-term key from IAM credentials), also in the words. The command line draws its own words from it
+    (cli/exits.py)."""
 
     provider, of, local = "", "key", False
     variables: tuple[str, ...] = ()
+    key_help = ""  # what the provider's module says someone without the key does (its KEY_HELP), in the words too
 
 
 class NothingToSend(ToolchoiceError):

@@ -23,6 +23,9 @@ _VERIFIED = "2026-11-27"
 UNRECORDED = " (its words for this are not recorded)"
 _MANUAL = "enabled"  # Claude's manual thinking {type: enabled}: the case the forced-choice words were recorded for
 _FORCED = "Thinking may not be enabled when tool_choice forces tool use."
+# Claude Fable 5.1's words for a forcing tool_choice (fact claude.fable_5_1_forced_choice_words); Bedrock prefixes them
+_FABLE_5_1_WORDS = 'tool_choice: type "tool" and "any" are not supported for this model.'
+_FABLE_5_1 = r"claude-fable-5-1(?!\d)(?!-\d{1,7}(?!\d))"
 # the recorded body of OpenAI's (and Azure's) tools-with-effort 400 beside its message (fact openai.tools_effort_words)
 _EFFORT_PARAM = (("type", "invalid_request_error"), ("param", "reasoning_effort"), ("code", None))
 
@@ -45,7 +48,8 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "Claude's 400 for a forcing tool_choice with manual thinking {type: enabled} says 'Thinking may not be enabled "
          "when tool_choice forces tool use.'; Bedrock's ValidationException carries the same words after 'The model "
          "returned the following errors: ' (fact anthropic.thinking_forced_choice). No words are recorded for the "
-         "models that refuse forced use whatever the thinking (Opus 5.5, Sonnet 5.5, Fable 5.1, Mythos 5.1)",
+         "models that refuse forced use whatever the thinking (Opus 5.5, Sonnet 5.5, Mythos 5.1); Fable 5.1's are (fact "
+         "claude.fable_5_1_forced_choice_words)",
          "mastra-ai/mastra#7507 (2025-09-05, AI_APICallError from https://api.anthropic.com/v1/messages, "
          "claude-4-sonnet-20250514); usestrix/strix#503 (2026-05-27, claude-opus-4-6, 400 from api.anthropic.com); "
          "can1357/oh-my-pi#341 (2026-03-09, amazon-bedrock us.anthropic.claude-sonnet-4-6)"
@@ -55,6 +59,47 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          (RefusalWords("thinking.forced_choice", ("anthropic",), _FORCED, field=("thinking", "type"), value=_MANUAL),
           RefusalWords("thinking.forced_choice", ("bedrock",), "The model returned the following errors: " + _FORCED,
                        field=("additionalModelRequestFields", "thinking", "type"), value=_MANUAL))),
+    # trial 18j (2026-11-28): the words for a forcing tool_choice on Fable 5.1, which its model rule refuses on
+    # Anthropic's own words (claude-5.1-no-forced-choice); Mythos 5.1's are not recorded (its 400 keeps the ledger's)
+    Fact("claude.fable_5_1_forced_choice_words", ("anthropic", "bedrock"),
+         "Claude Fable 5.1's 400 for a forcing tool_choice (any, or one named tool), whatever the thinking, says "
+         "'tool_choice: type \"tool\" and \"any\" are not supported for this model.' (invalid_request_error) on the "
+         "Claude API; Bedrock's Converse carries the same words after 'The model returned the following errors: '. "
+         "The refusal itself is Anthropic's (model rule claude-5.1-no-forced-choice); the mock answers in these words",
+         "anthropics/claude-cookbooks#854 (2026-09-02, the Claude API, claude-fable-5-1: 'HTTP 400, "
+         "`invalid_request_error`, quoted verbatim from recorded responses — 25/25 runs'); langchain-ai/langchain-aws"
+         "#1273 (2026-09-10, ChatBedrockConverse, anthropic.claude-fable-5-1), fixed by #1274 (2026-09-10: 'restrict "
+         "Claude Fable 5.1 to `auto` mode only', 'Manually validated build against "
+         f"`global.anthropic.claude-fable-5-1`.'){CITE_END}'tool_choice: type \"tool\" and \"any\" are not supported "
+         "for this model.' (claude-cookbooks#854); '400: \"The model returned the following errors: tool_choice: type "
+         "\\\"tool\\\" and \\\"any\\\" are not supported for this model.\"' (langchain-aws#1273)", "2026-11-28",
+         (RefusalWords("thinking.forced_choice", ("anthropic",), _FABLE_5_1_WORDS, model=_FABLE_5_1),
+          RefusalWords("thinking.forced_choice", ("bedrock",), "The model returned the following errors: "
+                       + _FABLE_5_1_WORDS, model=_FABLE_5_1))),
+    # trial 18j (2026-11-28): the same Converse words recorded for Fable 5 by the reporter alone; Anthropic's pages
+    # say the refusal is new with 5.1. A recording against the provider's docs: warned of and sent (bedrock.py)
+    Fact("bedrock.fable_5_forced_choice_recorded", ("bedrock",),
+         "One report records Converse answering a forcing toolChoice on anthropic.claude-fable-5 (Fable 5, not 5.1) "
+         "with 'The model returned the following errors: tool_choice: type \"tool\" and \"any\" are not supported for "
+         "this model.', with no thinking in the request; the maintainers' fix restricts Fable 5.1 only, and "
+         "Anthropic's what's-new-fable-5-1 lists 'forced tool use returns an error' among the changes that break "
+         "'if you already call Claude Fable 5' (the Claude API takes it on Fable 5: claude-cookbooks#854). No AWS "
+         "page read says Converse refuses it on Fable 5 (its model card: adaptive thinking always on). A reporter's "
+         "recording against the provider's own docs: a forcing choice for Fable 5 on Bedrock is sent and warned of "
+         "(tool_choice.model_refused), never refused; the mock answers it and says the warning",
+         "langchain-ai/langchain-aws#1273 (2026-09-10, awg66, ChatBedrockConverse); langchain-ai/langchain-aws#1274 "
+         "(2026-09-10, the fix: Fable 5.1 only); platform.claude.com/docs/models/fable-5-1/whats-new-fable-5-1 (read "
+         "2026-11-28); anthropics/claude-cookbooks#854 (2026-09-02); docs.aws.amazon.com/bedrock/latest/userguide/"
+         f"model-card-anthropic-claude-fable-5.html (ja_jp copy, read 2026-11-28){CITE_END}'Reproduced for both "
+         "`anthropic.claude-fable-5` and `anthropic.claude-fable-5-1`, with no thinking config present in the request "
+         "at all' ... '400: \"The model returned the following errors: tool_choice: type \\\"tool\\\" and "
+         "\\\"any\\\" are not supported for this model.\"' (#1273); 'Updates ChatBedrockConverse to restrict Claude "
+         "Fable 5.1 to `auto` mode only, as the forced tool modes are not supported on this model' (#1274); 'If you "
+         "already call Claude Fable 5, three changes are breaking: forced tool use returns an error, earlier models "
+         "can't read its thinking blocks, and editing earlier turns invalidates thinking blocks.' (whats-new-fable-5-1);"
+         " 'The same requests succeed 25/25 on `claude-fable-5`.' (claude-cookbooks#854)", "2026-11-28",
+         (RefusalWords("tool_choice.model_refused", ("bedrock",), "The model returned the following errors: "
+                       + _FABLE_5_1_WORDS, model=r"claude-fable-5(?!-\d{1,7}(?!\d))"),)),
     Fact("openai.tools_effort_words", ("openai", "azure"),
          "OpenAI's 400 for function tools with a reasoning_effort the model refuses on Chat Completions names the "
          "model: gpt-5.6, gpt-6-sol and gpt-6-luna 'Function tools with reasoning_effort are not supported for MODEL in "

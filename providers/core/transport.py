@@ -34,6 +34,7 @@ from .http_clients import (AIOHTTP_MIN_REQUESTS, CONNECTIONS_PER_CLIENT, HTTP_CL
                            aiohttp_wanted, new_async_client, new_async_clients, plain_http_only)
 # $NAME or ${NAME} in upper case, as `render -f curl` leaves them for the shell ("$home", "$5" are text)
 from .request_parts import ENV_PLACEHOLDER as _PLACEHOLDER
+from .key_help import key_help
 from .loopback import is_loopback, nothing_listens
 from .retry_policy import RetryPolicy, next_wait, paused, retry_after, should_retry
 from .redaction import (MIN_SECRET_LENGTH, Redactor, environment_secrets, printable, redact, redact_data,
@@ -325,7 +326,10 @@ def no_key(provider: str, variables: Sequence[str], local: bool) -> MissingKey:
             "the key is read from the environment at send time and never printed; to try without one, send to a "
             f'server on 127.0.0.1 that checks none (running_mock("{pid}"), docs/python.md): its base URL as '
             f"RenderOptions(base_url=...) or the scenario's providers.{pid}.base_url, and {first} set to any value")
-    error = MissingKey(f"{provider + ': ' if provider else ''}no API key: set {' or '.join(variables)}", hint=hint)
+    said = "" if local else key_help(provider, first)  # the module's words for this variable (Bedrock's IAM users)
+    error = MissingKey(f"{provider + ': ' if provider else ''}no API key: set {' or '.join(variables)}"
+                       + (f"; {said}" if said else ""), hint=hint)
+    error.key_help = said
     return _missing(error, provider, "key", tuple(variables), local)
 
 
