@@ -13,6 +13,7 @@ are redacted from the scenario, the notes and the replies; nothing is sent."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +22,18 @@ from .model import LedgerEntry, Scenario, ToolchoiceError
 _HINT = "toolchoice trace FILE.har lists them"
 
 
-def replay_file(path: Path, trace_id: str | None, provider: str) -> tuple[Scenario, Any]:
+def replay_file(path: str | os.PathLike[str], trace_id: str | None, provider: str) -> tuple[Scenario, Any]:
     """``run --replay FILE``: a HAR's conversation (``trace_har.is_har``) or an OTLP/JSON trace's run, as the scenario
-    (its notes in every ledger) and the ``loop.Replay`` answering it, for ``provider``."""
+    (its notes in every ledger) and the ``loop.Replay`` answering it, for ``provider`` (``jobs.run(scenario,
+    [provider], replay=...)``, docs/python.md). ``path``: a ``str`` or a path, as ``trace_har.import_har`` takes."""
+    from . import call_args
     from .trace_har import is_har
+
+    path = call_args.path_arg(path)
+    if trace_id is not None and not isinstance(trace_id, str):
+        raise call_args.wrong("trace_id", "a conversation's number as a str, or None", trace_id)
+    if not isinstance(provider, str):
+        raise call_args.wrong("provider", "a provider id (str)", provider)
 
     if is_har(path):
         return replay_har(path, trace_id, provider)
