@@ -50,16 +50,42 @@ class Call(NamedTuple):
     time: Any = None  # the entry's ``time``: "Total elapsed time of the request in milliseconds" (HAR 1.2)
 
 
+class Replay(NamedTuple):
+    """How ``run --replay FILE.har`` replays one conversation of the listing (trace_har_replay.replays): its number
+    there, the API its calls went to and how many, and the command; ``command`` None where it cannot be replayed, and
+    ``problem`` says why (its calls go to several APIs; a call of the file does not read: ``conversation`` None)."""
+
+    conversation: int | None
+    provider: str | None  # None: its calls go to several APIs
+    calls: int
+    command: str | None  # toolchoice run --replay FILE --trace-id N -p PROVIDER
+    problem: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return self._asdict()
+
+
 class Listing(NamedTuple):
-    """A file of several provider calls and no sample picked: a line for each, and what else the file holds."""
+    """A file of several provider calls and no sample picked: a line for each, what else the file holds, and how to
+    replay each conversation (``replays``)."""
 
     rows: list[dict[str, Any]]
     notes: list[LedgerEntry]
+    replays: tuple[Replay, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """As ``trace FILE.har --format json`` prints it (without its ``file``): ``samples``, the rows, and ``notes``
-        as ``{"severity", "code", "message"}`` dicts (``json.dumps`` of the tuple itself would drop their names)."""
-        return {"samples": self.rows, "notes": [note.to_json() for note in self.notes]}
+        """As ``trace FILE.har --format json`` prints it (without its ``file``): ``samples``, the rows, ``notes``
+        as ``{"severity", "code", "message"}`` dicts (``json.dumps`` of the tuple itself would drop their names), and
+        ``replay``, a ``Replay`` dict a conversation."""
+        return {"samples": self.rows, "notes": [note.to_json() for note in self.notes],
+                "replay": [r.to_json() for r in self.replays]}
+
+    def replay_lines(self) -> list[tuple[str, bool]]:
+        """What the listing says under the samples, as (text, whole) lines: how to replay a conversation, a command
+        each (whole: never folded; the first ``trace_har_replay.SHOWN``, then how many more), or why one cannot be."""
+        from .trace_har_replay import replay_lines
+
+        return replay_lines(self.replays)
 
 
 class Har(NamedTuple):
@@ -412,8 +438,11 @@ def import_har(path: str | os.PathLike[str], sample: int | None = None, provider
 
     if sample is None and len(har.calls) > 1:
         steps = follow(exchanges(har, har.calls[:LISTED]))  # the calls' steps, as the mock follows a session
+        from .trace_har_replay import replays
+
         return _redacted(har, Listing([describe(har, c, steps.get(c.sample)) if c.sample <= LISTED
-                                       else {"sample": c.sample, "entry": c.index} for c in har.calls], notes(har)))
+                                       else {"sample": c.sample, "entry": c.index} for c in har.calls], notes(har),
+                                      tuple(replays(har, steps, provider))))
     number = 1 if sample is None else sample
     if not 1 <= number <= len(har.calls):
         raise ToolchoiceError(f"{path}: no sample {number} (the HAR holds {len(har.calls)} provider call"
@@ -500,6 +529,8 @@ def _redacted(har: Har, value: Any) -> Any:
     if isinstance(value, dict):
         return redactor.data(value)
     said = [n._replace(message=redactor.text(n.message)) for n in value.notes]  # a path quoted by har.unknown_host
-    if isinstance(value, Listing):  # its rows are redacted one by one (describe)
-        return value._replace(notes=said)
+    if isinstance(value, Listing):  # its rows are redacted one by one (describe); the replays quote the file's path
+        return value._replace(notes=said, replays=tuple(r._replace(
+            command=None if r.command is None else redactor.text(r.command),
+            problem=None if r.problem is None else redactor.text(r.problem)) for r in value.replays))
     return value._replace(data=redactor.data(value.data), notes=said)
