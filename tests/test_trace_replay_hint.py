@@ -121,7 +121,7 @@ def test_a_call_that_does_not_read_says_why_none_replays_folded_to_the_width(tmp
 
 def test_the_words_past_the_commands_shown() -> None:
     from toolchoice.providers.core.trace_har import Replay
-    from toolchoice.providers.core.trace_har_replay import SHOWN, replay_lines
+    from toolchoice.providers.core.har_replays import SHOWN, replay_lines
 
     many = tuple(Replay(n, "openai", 1, f"toolchoice run --replay a.har --trace-id {n} -p openai")
                  for n in range(1, SHOWN + 4))

@@ -48,12 +48,13 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     entries at a host toolchoice does not know (as ``trace FILE.har -p`` does). Bad input: one line naming the file
     (and the entry)."""
     from .har_conversations import follow
+    from .har_replays import grouped
     from .trace_har import LISTED, _no_calls, exchanges, import_call, read_har, where
 
     har = read_har(path, provider)
     if not har.calls:
         raise _no_calls(har)
-    conversations, unread = grouped(har, follow(exchanges(har, har.calls[:LISTED])))
+    conversations, unread = grouped(har.calls[:LISTED], follow(exchanges(har, har.calls[:LISTED])))
     for call in unread:  # a call that does not read belongs to no conversation: a step replayed without it would be
         import_call(har, call)  # silently missing; its import says why, naming its entry
     if unread:
@@ -83,120 +84,6 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     bodies = {n: body for n, (body, _) in replies.items() if body is not None}
     saved = {n: reply for n, (_, reply) in replies.items() if reply is not None}
     return scenario, loop.Replay([loop.Transcript(path, calls[0].provider, bodies, saved)])
-
-
-def grouped(har: Any, steps: dict[int, Any]) -> tuple[dict[int, list[Any]], list[Any]]:
-    """The file's first ``LISTED`` calls by conversation, as ``trace FILE.har`` numbers them (``steps``:
-    ``har_conversations.follow``'s), and those of no conversation: a call that does not read."""
-    from .trace_har import LISTED
-
-    conversations: dict[int, list[Any]] = {}
-    unread = []
-    for call in har.calls[:LISTED]:
-        if call.sample in steps:
-            conversations.setdefault(steps[call.sample].conversation, []).append(call)
-        else:
-            unread.append(call)
-    return conversations, unread
-
-
-# ---- what trace FILE.har's listing says of replaying ---------------------------------------------------------------
-
-SHOWN = 20  # conversations whose command the listing prints; past them, how many more
-
-
-def replays(har: Any, steps: dict[int, Any], given: str | None) -> list[Any]:
-    """A ``trace_har.Replay`` per conversation of the listing (``given``: the listing's -p), each with the
-    ``run --replay`` command that replays it on its API, as ``replay_har`` reads the file; one alone, without a
-    conversation, where a call does not read (``replay_har`` refuses the file then)."""
-    from .trace_har import Replay
-
-    conversations, unread = grouped(har, steps)
-    if unread:
-        return [Replay(None, None, 0, None, _unread(unread[0]))]
-    found, readings = [], {}
-    for number, calls in conversations.items():
-        apis = list(_apis(calls))
-        if len(apis) > 1:
-            found.append(Replay(number, None, len(calls), None, f"its calls go to {len(apis)} APIs "
-                                f"({', '.join(apis)}): a loop replays one API's calls"))
-            continue
-        api, replayed, problem = apis[0], number, None
-        if api != given and (har.unknown or given is not None):  # -p reads the entries at a host toolchoice does
-            # not know as its API's (the listing's -p made them calls, or left them none): the numbers may change
-            replayed, problem = _renumbered(har, api, calls[0].index, readings)
-        stream = _first_streamed(har, calls[0])  # the replay takes a recorded stream as one (loop_replay.check_stream)
-        found.append(Replay(number, api, len(calls), None if replayed is None else
-                            command(har.file, replayed, api, stream), problem))
-    return found
-
-
-def command(path: Path, number: int, provider: str, stream: bool = False) -> str:
-    """The command that replays conversation ``number`` of ``path`` on ``provider`` (``stream``: with --stream, where
-    its first call's recorded response is a stream), quoted for a POSIX shell."""
-    import shlex
-
-    shown = str(path)
-    if shown.startswith("-"):  # not an option
-        shown = f"./{shown}"
-    return (f"toolchoice run --replay {shlex.quote(shown)} --trace-id {number} -p {provider}"
-            + (" --stream" if stream else ""))
-
-
-def _first_streamed(har: Any, call: Any) -> bool:
-    """Whether the replay's first step answers with a recorded stream (``loop_replay._saved_stream``), which it
-    replays only to a streamed request."""
-    from .loop_replay import _saved_stream
-    from .trace_har import recorded_reply
-
-    found = _recorded_body(har, call) if recorded_reply(har, call)[0] is not None else None  # as _replies keeps it
-    return found is not None and _saved_stream(found[1], found[2])
-
-
-def _unread(call: Any) -> str:
-    return (f"sample {call.sample} (log.entries[{call.index}]) does not read as {call.provider}'s request, so its "
-            "conversation is not known")
-
-
-def _renumbered(har: Any, api: str, entry: int, readings: dict[str, Any]) -> tuple[int | None, str | None]:
-    """The number ``run --replay FILE -p api`` gives the conversation of log.entries[``entry``]: with -p api, the
-    entries at unknown hosts are read as api's calls, which may join the file's conversations."""
-    from .har_conversations import follow
-    from .trace_har import LISTED, exchanges, read_har
-
-    if api not in readings:
-        reading = read_har(har.file, api)
-        readings[api] = grouped(reading, follow(exchanges(reading, reading.calls[:LISTED])))
-    conversations, unread = readings[api]
-    if unread:
-        return None, f"with -p {api}, {_unread(unread[0])}"
-    for number, calls in conversations.items():
-        if any(call.index == entry for call in calls):
-            return number, None
-    return None, f"with -p {api}, log.entries[{entry}] is past the first {LISTED} calls"
-
-
-def replay_lines(replays: tuple[Any, ...]) -> list[tuple[str, bool]]:
-    """The words under ``trace FILE.har``'s samples (``Listing.replay_lines``), as (text, whole) lines: a heading,
-    then per conversation its command (whole: drawn on a line of its own, never folded, so that it copies as it is),
-    or why it cannot be replayed; past ``SHOWN`` commands, how many more. An indented line belongs to the one above."""
-    if not replays:
-        return []
-    if replays[0].conversation is None:
-        return [(f"run --replay cannot replay this file's conversations: {replays[0].problem}", False)]
-    lines = [("to replay a conversation offline as run's loop:", False)]
-    commands = 0
-    for replay in replays:
-        if replay.command is None:
-            lines.append((f"  conversation {replay.conversation}: {replay.problem}", False))
-        elif commands < SHOWN:
-            commands += 1
-            lines.append((f"  {replay.command}", True))
-    more = sum(1 for r in replays if r.command is not None) - commands
-    if more:
-        lines.append((f"  and {more} more: --trace-id N with its API's -p (trace FILE -f json lists each command)",
-                      False))
-    return lines
 
 
 def _apis(calls: list[Any]) -> dict[str, list[int]]:
@@ -289,7 +176,7 @@ def _replies(har: Any, calls: list[Any], imported: list[Any]) -> dict[int, tuple
     or None where the entry holds no response to read)."""
     from .mock.body_secrets import secrets
     from .redaction import Redactor
-    from .trace_har import recorded_reply
+    from .trace_har import _recorded_body, recorded_reply
 
     redactor = Redactor(secrets(har.secrets)) if har.secrets else None
     out: dict[int, tuple[Any, Any]] = {}
@@ -311,36 +198,6 @@ def _replies(har: Any, calls: list[Any], imported: list[Any]) -> dict[int, tuple
             saved["results"] = _results_given(reply, imported[step].data.get("messages") or [])
         out[step] = ((status, data, kind), saved)
     return out
-
-
-def _recorded_body(har: Any, call: Any) -> tuple[int, bytes, str] | None:
-    """(status, body, content type) of the call's recorded response as the replay's transport answers with it; None
-    where the entry holds none."""
-    from .trace_har import _STREAMS, _asked_stream, response_body
-
-    found = response_body(har, call)
-    if found is None:
-        return None
-    status, data, mime = found
-    events = _array(data) if 200 <= status < 300 and _asked_stream(har, call) else None
-    if events is not None:  # Gemini's streamGenerateContent without alt=sse answers a JSON array of its events:
-        # replayed as the SSE stream toolchoice asks for (alt=sse), one event an item, as recorded_reply reads it
-        data, mime = b"".join(b"data: " + json.dumps(item).encode() + b"\r\n\r\n" for item in events), _STREAMS[0]
-    kind = mime if mime in _STREAMS else ("application/json" if data.lstrip()[:1] in (b"{", b"[") else
-                                          mime or "text/plain")
-    return status, data, kind
-
-
-def _array(data: bytes) -> list[Any] | None:
-    from .bounded import json_value
-
-    if data.lstrip()[:1] != b"[":
-        return None
-    try:
-        found = json_value(data.decode("utf-8", "replace"))
-    except ValueError:
-        return None  # the step's reply says so as it is judged
-    return found if isinstance(found, list) else None
 
 
 def _results_given(reply: Any, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
