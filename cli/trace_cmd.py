@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import typer
 
@@ -100,26 +100,47 @@ def _har(file: Path, sample: Optional[int], provider: Optional[str], format: Tra
     from toolchoice.providers.core import trace_har
 
     found = trace_har.import_har(file, sample, provider)
-    if isinstance(found, trace_har.Listing):
-        _listing("file", file, "samples", found.rows, "--sample N", format, redact, scenario_out, found.notes)
+    if isinstance(found, trace_har.Listing):  # under the samples: how run --replay replays each conversation
+        _listing("file", file, "samples", found.rows, "--sample N", format, redact, scenario_out, found.notes,
+                 found.replay_lines(), {"replay": found.to_json()["replay"]})
         return
     _scenario(found.data, found.notes, format, redact, scenario_out, force, f"-p {found.provider}")
 
 
 def _listing(source_key: str, file: Path, kind: str, items: list[Any], option: str, format: TraceFormat,
-             redact: Redactor, scenario_out: Optional[Path] = None, notes: Any = ()) -> None:
+             redact: Redactor, scenario_out: Optional[Path] = None, notes: Any = (),
+             under: Sequence[tuple[str, bool]] = (), more: Optional[dict[str, Any]] = None) -> None:
     """A file of several runs, or a folder of several samples: each one's line, and the option that picks one
-    (with --scenario-out: no scenario to write, said in one line); ``notes``: what the file holds beside them."""
+    (with --scenario-out: no scenario to write, said in one line); ``notes``: what the file holds beside them;
+    ``under``: the library's lines after the items (a HAR's replay commands), and ``more``, the JSON's keys for them."""
     if scenario_out is not None:
         raise ToolchoiceError(f"{file} holds {len(items)} {kind}: --scenario-out writes one scenario",
                               hint=f"pick one with {option}; `toolchoice trace {file}` lists them")
     if format is TraceFormat.json:
         said = {"notes": [e.to_json() for e in notes]} if notes else {}
-        write_json(redact.document({source_key: str(file), kind: items, **said}, dump=dumps))
+        write_json(redact.document({source_key: str(file), kind: items, **said, **(more or {})}, dump=dumps))
         return
     lines = "".join(f"# {_line(f'{e.severity} {e.code}: {e.message}')}\n" for e in notes)
+    after = _comments(under)
     write(redact.text(f"# {_line(str(file))} holds {len(items)} {kind}: pick one with {option}\n" + lines
-                      + yaml_list(kind, redact.data(items))))
+                      + yaml_list(kind, redact.data(items)) + after))
+
+
+def _comments(lines: Sequence[tuple[str, bool]]) -> str:
+    """The library's (text, whole) lines as comments: an indented one under the line before it; a whole one (a command
+    to copy) on a line of its own as it is, any other folded at spaces to the terminal's width."""
+    import textwrap
+
+    from .output import terminal_width
+
+    out = []
+    for text, whole in lines:
+        lead = "#   " if text.startswith("  ") else "# "
+        text = _line(text)
+        pieces = [text] if whole else textwrap.wrap(text, max(20, terminal_width() - len(lead) - 2),
+                                                    break_long_words=False, break_on_hyphens=False)
+        out += [(lead if i == 0 else lead + "  ") + piece for i, piece in enumerate(pieces)]
+    return "".join(line + "\n" for line in out)
 
 
 def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Redactor,

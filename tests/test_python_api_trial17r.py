@@ -113,5 +113,5 @@ def test_the_listing_is_plain_data_as_trace_s_json_prints_it(har: Path) -> None:
     listing = trace_har.import_har(har)
     assert isinstance(listing, trace_har.Listing)
     printed = json.loads(run_cli(["trace", str(har), "-f", "json"]).stdout)
-    assert listing.to_json() == {key: printed[key] for key in ("samples", "notes")}
+    assert listing.to_json() == {key: printed[key] for key in ("samples", "notes", "replay")}
     assert json.loads(json.dumps(listing.to_json()))["notes"][-1]["code"] == "har.unknown_host"

@@ -24,7 +24,8 @@ def test_the_page_has_an_example_for_every_job():
     code = "\n".join(python_blocks(PAGE.read_text(encoding="utf-8")))
     for job in ("jobs.render(", "jobs.send(", "jobs.compare_send(", "jobs.probe(", "jobs.run(", "parse_reply(",
                 "running_mock(", "base_url=mock.base_url", "dialects.apply(", "saved_request.import_saved(",
-                "trace_scenario.import_trace(", "trace_har.import_har(", ".sent_choice", ".sent_parallel"):
+                "trace_scenario.import_trace(", "trace_har.import_har(", "replay_file(", ".sent_choice",
+                ".sent_parallel"):
         assert job in code, job
 
 

@@ -352,7 +352,8 @@ SHARED_DEFS = ("send", "compare", "parse", "run")
 
 def test_a_definition_shared_by_several_schemas_is_the_same_in_each() -> None:
     """send, compare, parse and run describe one reply, verdict, stream...: a fix in one file is made in all."""
-    shared = ("ledger", "request", "reply", "server_call", "verdict", "call_check", "latency", "stream", "result")
+    shared = ("ledger", "request", "reply", "server_call", "verdict", "call_check", "latency", "stream", "result",
+              "sent_choice", "sent_parallel")
     differ, held = [], {}
     for name in SHARED_DEFS:
         for key in shared:
@@ -361,6 +362,10 @@ def test_a_definition_shared_by_several_schemas_is_the_same_in_each() -> None:
                 differ.append(f"{key}: {held[key][0]} and {name}")
     assert differ == []
     assert all(key in schema(n)["$defs"] for n in SHARED_DEFS for key in ("reply", "server_call", "verdict", "stream"))
+    # what extra makes the verdict judge: render's document (Translation.to_json) spells it as send's, compare's and
+    # run's steps do
+    assert all(schema(n)["$defs"][key] == schema("render")["$defs"][key] for n in ("send", "compare", "run")
+               for key in ("sent_choice", "sent_parallel"))
 
 
 def test_the_closed_lists_are_the_codes_own() -> None:

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import json
 import sys
-import typing
 from pathlib import Path
 from typing import Any
 
 import pytest
-import typing_extensions
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cli import run_cli  # noqa: E402
-from sdk_types import check, converse_input_shape, missing  # noqa: E402
+from sdk_types import converse_input_shape, held_by_sdk, missing, sdk_field  # noqa: E402
 
 from toolchoice.providers.core.model import RenderOptions, Translation  # noqa: E402
 from toolchoice.providers.core.registry import translate  # noqa: E402
@@ -47,38 +45,6 @@ def body_at(body: dict[str, Any], path: list[str]) -> Any:
     for key in path:
         body = body[key]
     return body
-
-
-def _bare(tp: Any) -> Any:
-    while typing_extensions.get_origin(tp) in (typing_extensions.Required, typing_extensions.NotRequired,
-                                               typing_extensions.Annotated):
-        tp = typing_extensions.get_args(tp)[0]
-    return tp
-
-
-def _members(tp: Any) -> list[Any]:
-    tp = _bare(tp)
-    origin = typing_extensions.get_origin(tp)
-    if origin is typing.Union or str(origin) == "<class 'types.UnionType'>":
-        return [m for arg in typing_extensions.get_args(tp) for m in _members(arg)]
-    return [tp]
-
-
-def sdk_field(root: Any, path: list[str]) -> list[Any]:
-    """The types the SDK's request TypedDict ``root`` declares at ``path`` (through unions: every member that has the
-    next key); empty where no member declares it."""
-    found = [root]
-    for key in path:
-        found = [typing_extensions.get_type_hints(td, include_extras=True)[key] for tp in found for td in _members(tp)
-                 if typing_extensions.is_typeddict(td) and key in typing_extensions.get_type_hints(td)]
-    return found
-
-
-def held_by_sdk(root: Any, path: list[str], value: Any) -> None:
-    """``path`` is a field of the SDK's request type, and ``value`` (what the body holds there) is one of its values."""
-    fields = sdk_field(root, path)
-    assert fields, f"{root.__name__} has no field at {path}"
-    assert any(not check(value, tp) for tp in fields), [check(value, tp) for tp in fields]
 
 
 # ---- the tool choice ----------------------------------------------------------------------------------------------

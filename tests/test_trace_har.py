@@ -147,6 +147,14 @@ def test_keys_in_headers_cookies_and_query_strings_never_appear(recorded: tuple[
             assert not any(piece in t for t in texts), key
 
 
+def _listed_as(path: Path, copy: Path) -> dict[str, Any]:
+    """``trace PATH -f json`` as the listing of ``copy`` reads: its file, and the replay commands that name it."""
+    listed = json.loads(run_cli(["trace", str(path), "-f", "json"]).stdout)
+    for replay in listed["replay"]:
+        replay["command"] = replay["command"].replace(f"--replay {path} ", f"--replay {copy} ")
+    return {**listed, "file": str(copy)}
+
+
 def test_a_response_in_base64_reads_as_its_text(recorded: tuple[Path, Any], tmp_path: Path) -> None:
     """HAR 1.2's content.encoding "base64" (the spec: "Encoding used for response text field"): decoded, the same
     reply and verdict."""
@@ -159,8 +167,7 @@ def test_a_response_in_base64_reads_as_its_text(recorded: tuple[Path, Any], tmp_
             content["encoding"] = "base64"
 
     encoded = _copy(path, tmp_path, encode)
-    assert json.loads(run_cli(["trace", str(encoded), "-f", "json"]).stdout) == {
-        **json.loads(run_cli(["trace", str(path), "-f", "json"]).stdout), "file": str(encoded)}
+    assert json.loads(run_cli(["trace", str(encoded), "-f", "json"]).stdout) == _listed_as(path, encoded)
 
     def broken(entries: list[dict[str, Any]]) -> None:
         encode(entries)
@@ -189,8 +196,7 @@ def test_a_response_in_base64_wrapped_at_76_columns_reads_as_its_text(recorded: 
             content["encoding"] = "base64"
 
     wrapped = _copy(path, tmp_path, wrap)
-    assert json.loads(run_cli(["trace", str(wrapped), "-f", "json"]).stdout) == {
-        **json.loads(run_cli(["trace", str(path), "-f", "json"]).stdout), "file": str(wrapped)}
+    assert json.loads(run_cli(["trace", str(wrapped), "-f", "json"]).stdout) == _listed_as(path, wrapped)
     line = refused(run_cli(["trace", str(_copy(path, tmp_path, lambda e: wrap(e, True))), "--sample", "1"]))
     assert "copy.har log.entries[1]: response.content.text is not base64" in line, line
 

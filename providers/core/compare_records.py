@@ -157,13 +157,14 @@ def send_diff(jobs: list[Any]) -> dict[str, Any]:
 
 def send_document(scenario_path: str, jobs: list[Any], repeat: int, wall_ms: float) -> dict[str, Any]:
     """--send's document (``runner.Job`` each). Every provider entry has the same keys whatever ``repeat`` is:
-    latency_ms is the first sample's (a number or null), the tallies are in summary (null for one sample)."""
+    latency_ms is the first sample's (a number or null), the tallies are in summary (null for one sample);
+    sent_choice / sent_parallel as render's (``records.choices_json``)."""
+    from .records import choices_json
+
     providers = []
     for job in jobs:
         t = job.translation
-        entry: dict[str, Any] = {"provider": job.provider,
-                                 "requested_tool_choice": t.requested_tool_choice,
-                                 "effective_tool_choice": t.effective_tool_choice,
+        entry: dict[str, Any] = {"provider": job.provider, **choices_json(t),
                                  "request": t.request.to_json() if t.request else None,
                                  "ledger": [e.to_json() for e in t.ledger],
                                  "reply": None, "verdict": None, "error": job.skipped, "latency_ms": None,

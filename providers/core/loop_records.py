@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .model import HistoryCall, LedgerEntry, Message, Reply, Scenario, Translation
+from .records import sent_json
 from .runner import Sample
 
 
@@ -41,6 +42,7 @@ class StepRecord:
             "requested_tool_choice": choice.to_json() if choice is not None else None,
             "effective_tool_choice": t.effective_tool_choice,
             "offered_tools": list(t.offered_tools),
+            **sent_json(t),  # what the step's verdict judges where providers.<id>.extra changed it, as render's
             "request": t.request.to_json() if t.request is not None else None,
             "ledger": [e.to_json() for e in (*t.ledger, *self.notes)],
             "status": s.status if s else None,

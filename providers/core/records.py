@@ -10,9 +10,19 @@ from .runner import Sample
 
 
 def choices_json(translation: Translation) -> dict[str, Any]:
-    """What was asked and what went on the wire: in every document that names a request."""
+    """What was asked and what went on the wire: in every document that names a request (send's, compare --send's),
+    with what the verdict judges where ``providers.<id>.extra`` changed it (``sent_json``)."""
     return {"requested_tool_choice": translation.requested_tool_choice,
-            "effective_tool_choice": translation.effective_tool_choice}
+            "effective_tool_choice": translation.effective_tool_choice, **sent_json(translation)}
+
+
+def sent_json(translation: Translation) -> dict[str, Any]:
+    """``"sent_choice"`` and ``"sent_parallel"`` as ``Translation.to_json`` spells them (render's and a dry compare's
+    documents): null where the scenario's holds, else what extra makes the verdict judge (``SentChoice.to_json``,
+    ``SentParallel.to_json``). Send, compare --send and run's steps carry them beside the translation's other fields."""
+    sent, parallel = translation.sent_choice, translation.sent_parallel
+    return {"sent_choice": None if sent is None else sent.to_json(),
+            "sent_parallel": None if parallel is None else parallel.to_json()}
 
 
 def renamed_latency(summary: dict[str, Any]) -> dict[str, Any]:

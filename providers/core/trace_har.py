@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, overload
 from urllib.parse import urlsplit
 
 from .error_keys import says_no_key
+from .har_replays import Replay
 from .model import LedgerEntry, ToolchoiceError
 
 if TYPE_CHECKING:
@@ -51,15 +52,26 @@ class Call(NamedTuple):
 
 
 class Listing(NamedTuple):
-    """A file of several provider calls and no sample picked: a line for each, and what else the file holds."""
+    """A file of several provider calls and no sample picked: a line for each, what else the file holds, and how to
+    replay each conversation (``replays``)."""
 
     rows: list[dict[str, Any]]
     notes: list[LedgerEntry]
+    replays: tuple[Replay, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """As ``trace FILE.har --format json`` prints it (without its ``file``): ``samples``, the rows, and ``notes``
-        as ``{"severity", "code", "message"}`` dicts (``json.dumps`` of the tuple itself would drop their names)."""
-        return {"samples": self.rows, "notes": [note.to_json() for note in self.notes]}
+        """As ``trace FILE.har --format json`` prints it (without its ``file``): ``samples``, the rows, ``notes``
+        as ``{"severity", "code", "message"}`` dicts (``json.dumps`` of the tuple itself would drop their names), and
+        ``replay``, a ``Replay`` dict a conversation."""
+        return {"samples": self.rows, "notes": [note.to_json() for note in self.notes],
+                "replay": [r.to_json() for r in self.replays]}
+
+    def replay_lines(self) -> list[tuple[str, bool]]:
+        """What the listing says under the samples, as (text, whole) lines: how to replay a conversation, a command
+        each (whole: never folded; the first ``har_replays.SHOWN``, then how many more), or why one cannot be."""
+        from .har_replays import replay_lines
+
+        return replay_lines(self.replays)
 
 
 class Har(NamedTuple):
@@ -430,8 +442,13 @@ def import_har(path: str | os.PathLike[str], sample: int | None = None, provider
     if sample is None and len(har.calls) > 1:
         har = _shown(har, har.calls[:LISTED])
         steps = follow(exchanges(har, har.calls[:LISTED]))  # the calls' steps, as the mock follows a session
+        from .har_replays import grouped, replays
+
+        replayed = replays(har, *grouped(har.calls[:LISTED], steps), provider,
+                           lambda api: _regrouped(har.file, api), lambda call: _first_streamed(har, call))
         return _redacted(har, Listing([describe(har, c, steps.get(c.sample)) if c.sample <= LISTED
-                                       else {"sample": c.sample, "entry": c.index} for c in har.calls], notes(har)))
+                                       else {"sample": c.sample, "entry": c.index} for c in har.calls], notes(har),
+                                      tuple(replayed)))
     number = 1 if sample is None else sample
     if not 1 <= number <= len(har.calls):
         raise ToolchoiceError(f"{path}: no sample {number} (the HAR holds {len(har.calls)} provider call"
@@ -476,6 +493,52 @@ def _no_calls(har: Har) -> ToolchoiceError:
     return named((f"{har.file}: none of its {har.total} entries is a provider API call (hosts: {hosts[:160]})",),
                  "record the requests to the API itself (api.openai.com, api.anthropic.com, ...), or name a gateway's "
                  "API with ", "", names=("provider",), spelling=PYTHON)
+
+
+def _regrouped(file: Path, api: str) -> tuple[dict[int, list[Call]], list[Call]]:
+    """The file's conversations as ``run --replay FILE -p api`` reads it (har_replays.replays' ``regroup``)."""
+    from .har_conversations import follow
+    from .har_replays import grouped
+
+    reading = read_har(file, api)
+    return grouped(reading.calls[:LISTED], follow(exchanges(reading, reading.calls[:LISTED])))
+
+
+def _first_streamed(har: Har, call: Call) -> bool:
+    """Whether the replay's first step answers with a recorded stream (``loop_replay._saved_stream``), which it
+    replays only to a streamed request (as trace_har_replay._replies keeps a body: where the reply reads)."""
+    from .loop_replay import _saved_stream
+
+    found = _recorded_body(har, call) if recorded_reply(har, call)[0] is not None else None
+    return found is not None and _saved_stream(found[1], found[2])
+
+
+def _recorded_body(har: Har, call: Call) -> tuple[int, bytes, str] | None:
+    """(status, body, content type) of the call's recorded response as ``run --replay``'s transport answers with it;
+    None where the entry holds none."""
+    found = response_body(har, call)
+    if found is None:
+        return None
+    status, data, mime = found
+    events = _array(data) if 200 <= status < 300 and _asked_stream(har, call) else None
+    if events is not None:  # Gemini's streamGenerateContent without alt=sse answers a JSON array of its events:
+        # replayed as the SSE stream toolchoice asks for (alt=sse), one event an item, as recorded_reply reads it
+        data, mime = b"".join(b"data: " + json.dumps(item).encode() + b"\r\n\r\n" for item in events), _STREAMS[0]
+    kind = mime if mime in _STREAMS else ("application/json" if data.lstrip()[:1] in (b"{", b"[") else
+                                          mime or "text/plain")
+    return status, data, kind
+
+
+def _array(data: bytes) -> list[Any] | None:
+    from .bounded import json_value
+
+    if data.lstrip()[:1] != b"[":
+        return None
+    try:
+        found = json_value(data.decode("utf-8", "replace"))
+    except ValueError:
+        return None  # the step's reply says so as it is judged
+    return found if isinstance(found, list) else None
 
 
 def describe(har: Har, call: Call, step: Any = None) -> dict[str, Any]:
@@ -554,8 +617,10 @@ def _redacted(har: Har, value: Any) -> Any:
     if isinstance(value, dict):
         return redactor.data(value)
     said = [n._replace(message=redactor.text(n.message)) for n in value.notes]  # a path quoted by har.unknown_host
-    if isinstance(value, Listing):  # its rows are redacted one by one (describe)
-        return value._replace(notes=said)
+    if isinstance(value, Listing):  # its rows are redacted one by one (describe); the replays quote the file's path
+        return value._replace(notes=said, replays=tuple(r._replace(
+            command=None if r.command is None else redactor.text(r.command),
+            problem=None if r.problem is None else redactor.text(r.problem)) for r in value.replays))
     return value._replace(data=redactor.data(value.data), notes=said)
 
 

@@ -13,6 +13,7 @@ are redacted from the scenario, the notes and the replies; nothing is sent."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +22,18 @@ from .model import LedgerEntry, Scenario, ToolchoiceError
 _HINT = "toolchoice trace FILE.har lists them"
 
 
-def replay_file(path: Path, trace_id: str | None, provider: str) -> tuple[Scenario, Any]:
+def replay_file(path: str | os.PathLike[str], trace_id: str | None, provider: str) -> tuple[Scenario, Any]:
     """``run --replay FILE``: a HAR's conversation (``trace_har.is_har``) or an OTLP/JSON trace's run, as the scenario
-    (its notes in every ledger) and the ``loop.Replay`` answering it, for ``provider``."""
+    (its notes in every ledger) and the ``loop.Replay`` answering it, for ``provider`` (``jobs.run(scenario,
+    [provider], replay=...)``, docs/python.md). ``path``: a ``str`` or a path, as ``trace_har.import_har`` takes."""
+    from . import call_args
     from .trace_har import is_har
+
+    path = call_args.path_arg(path)
+    if trace_id is not None and not isinstance(trace_id, str):
+        raise call_args.wrong("trace_id", "a conversation's number as a str, or None", trace_id)
+    if not isinstance(provider, str):
+        raise call_args.wrong("provider", "a provider id (str)", provider)
 
     if is_har(path):
         return replay_har(path, trace_id, provider)
@@ -39,20 +48,13 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     entries at a host toolchoice does not know (as ``trace FILE.har -p`` does). Bad input: one line naming the file
     (and the entry)."""
     from .har_conversations import follow
+    from .har_replays import grouped
     from .trace_har import LISTED, _no_calls, exchanges, import_call, read_har, where
 
     har = read_har(path, provider)
     if not har.calls:
         raise _no_calls(har)
-    followed = har.calls[:LISTED]
-    steps = follow(exchanges(har, followed))
-    conversations: dict[int, list[Any]] = {}
-    unread = []
-    for call in followed:
-        if call.sample in steps:
-            conversations.setdefault(steps[call.sample].conversation, []).append(call)
-        else:
-            unread.append(call)
+    conversations, unread = grouped(har.calls[:LISTED], follow(exchanges(har, har.calls[:LISTED])))
     for call in unread:  # a call that does not read belongs to no conversation: a step replayed without it would be
         import_call(har, call)  # silently missing; its import says why, naming its entry
     if unread:
@@ -174,25 +176,19 @@ def _replies(har: Any, calls: list[Any], imported: list[Any]) -> dict[int, tuple
     or None where the entry holds no response to read)."""
     from .mock.body_secrets import secrets
     from .redaction import Redactor
-    from .trace_har import _STREAMS, _asked_stream, recorded_reply, response_body
+    from .trace_har import _recorded_body, recorded_reply
 
     redactor = Redactor(secrets(har.secrets)) if har.secrets else None
     out: dict[int, tuple[Any, Any]] = {}
     for step, call in enumerate(calls, 1):
-        found = response_body(har, call)
         reply, _ = recorded_reply(har, call)
+        found = _recorded_body(har, call) if reply is not None else None
         if found is None or reply is None:
             out[step] = (None, None)
             continue
-        status, data, mime = found
-        events = _array(data) if 200 <= status < 300 and _asked_stream(har, call) else None
-        if events is not None:  # Gemini's streamGenerateContent without alt=sse answers a JSON array of its events:
-            # replayed as the SSE stream toolchoice asks for (alt=sse), one event an item, as recorded_reply reads it
-            data, mime = b"".join(b"data: " + json.dumps(item).encode() + b"\r\n\r\n" for item in events), _STREAMS[0]
+        status, data, kind = found
         if redactor is not None:  # a reply that quotes a key the HAR's request sent
             data = redactor.text(data.decode("utf-8", "replace")).encode("utf-8")
-        kind = mime if mime in _STREAMS else ("application/json" if data.lstrip()[:1] in (b"{", b"[") else
-                                              mime or "text/plain")
         shown = reply.to_json()
         saved: dict[str, Any] = {"status": status, "reply": redactor.data(shown) if redactor else shown}
         time = call.time
@@ -202,18 +198,6 @@ def _replies(har: Any, calls: list[Any], imported: list[Any]) -> dict[int, tuple
             saved["results"] = _results_given(reply, imported[step].data.get("messages") or [])
         out[step] = ((status, data, kind), saved)
     return out
-
-
-def _array(data: bytes) -> list[Any] | None:
-    from .bounded import json_value
-
-    if data.lstrip()[:1] != b"[":
-        return None
-    try:
-        found = json_value(data.decode("utf-8", "replace"))
-    except ValueError:
-        return None  # the step's reply says so as it is judged
-    return found if isinstance(found, list) else None
 
 
 def _results_given(reply: Any, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
