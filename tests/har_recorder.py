@@ -193,3 +193,16 @@ if __name__ == "__main__":  # python tests/har_recorder.py OUT.har: a HAR of the
         made, _ = record({p: "not-a-key" for p in ("openai", "anthropic", "gemini")},
                          dict(zip(providers, (a.base_url, b.base_url, c.base_url, d.base_url))))
     Path(sys.argv[1]).write_text(json.dumps(made, indent=1) + "\n", encoding="utf-8")
+
+
+def gemini_answer_as_stream_array(entries: list[dict[str, Any]]) -> None:
+    """The recorded session's Gemini generateContent call (entry 7) made a streamGenerateContent call without
+    alt=sse, which answers a JSON array of GenerateContentResponse: here the recorded answer in two chunks, its call,
+    then its finish."""
+    entry = entries[7]
+    entry["request"]["url"] = entry["request"]["url"].replace(":generateContent", ":streamGenerateContent")
+    answer = json.loads(entry["response"]["content"]["text"])
+    finish = json.loads(json.dumps(answer))
+    answer["candidates"][0].pop("finishReason", None)
+    finish["candidates"][0]["content"]["parts"] = [{"text": ""}]
+    entry["response"]["content"]["text"] = json.dumps([answer, finish])

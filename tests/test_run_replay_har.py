@@ -18,7 +18,7 @@ from typing import Any, Iterator, NamedTuple
 import pytest
 
 from cli import run_cli
-from har_recorder import OPENAI_TOOLS, QUESTION, RESULT, SYSTEM, ANTHROPIC_TOOLS, Exchange, Forward, har, httpx
+from har_recorder import gemini_answer_as_stream_array, OPENAI_TOOLS, QUESTION, RESULT, SYSTEM, ANTHROPIC_TOOLS, Exchange, Forward, har, httpx
 from toolchoice.providers import running_mock
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -250,16 +250,7 @@ def _session_copy(tmp_path: Path, change: Any) -> Path:
 def test_a_gemini_stream_recorded_as_a_json_array_replays_as_its_events(tmp_path: Path) -> None:
     """streamGenerateContent without alt=sse answers a JSON array of its responses (sdk-session.har's
     generateContent answer made two chunks): the replay streams them and judges the call google-genai read."""
-    def as_stream(entries: list[dict[str, Any]]) -> None:
-        entry = entries[7]
-        entry["request"]["url"] = entry["request"]["url"].replace(":generateContent", ":streamGenerateContent")
-        answer = json.loads(entry["response"]["content"]["text"])
-        finish = json.loads(json.dumps(answer))
-        answer["candidates"][0].pop("finishReason", None)
-        finish["candidates"][0]["content"]["parts"] = [{"text": ""}]
-        entry["response"]["content"]["text"] = json.dumps([answer, finish])
-
-    path = _session_copy(tmp_path, as_stream)
+    path = _session_copy(tmp_path, gemini_answer_as_stream_array)
     number = next(n for n, samples in _conversations(path).items() if samples == [6])
     shown = run_cli(["run", "--replay", str(path), "-p", "gemini", "--trace-id", str(number), "--stream", "-f", "json"])
     assert shown.returncode == 0, shown.stderr

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from cli import refused, run_cli
-from har_recorder import page_entry, record
+from har_recorder import gemini_answer_as_stream_array, page_entry, record
 from toolchoice.providers import running_mock
 
 # made of pieces so that no scanner takes this file for a leak; each in its issuer's shape (redaction.KEY_SHAPES)
@@ -344,17 +344,7 @@ def test_a_gemini_stream_as_a_json_array_reads_as_its_events(recorded: tuple[Pat
     """streamGenerateContent without alt=sse answers a JSON array of GenerateContentResponse: read as a stream of its
     items (here the recorded generateContent answer, in two chunks: its call, then its finish)."""
     path, truth = recorded
-
-    def as_stream(entries: list[dict[str, Any]]) -> None:
-        entry = entries[7]
-        entry["request"]["url"] = entry["request"]["url"].replace(":generateContent", ":streamGenerateContent")
-        answer = json.loads(entry["response"]["content"]["text"])
-        finish = json.loads(json.dumps(answer))
-        answer["candidates"][0].pop("finishReason", None)
-        finish["candidates"][0]["content"]["parts"] = [{"text": ""}]
-        entry["response"]["content"]["text"] = json.dumps([answer, finish])
-
-    changed = _copy(path, tmp_path, as_stream)
+    changed = _copy(path, tmp_path, gemini_answer_as_stream_array)
     shown = run_cli(["trace", str(changed), "--sample", "6"])
     [line] = [x for x in shown.stdout.splitlines() if "har.reply" in x]
     assert "(HTTP 200, a stream of 2 events): obeyed: " in line and f"called {truth.calls[5]['called'][0]}" in line, line
