@@ -109,6 +109,16 @@ def _conversations(path: Path) -> dict[int, list[int]]:
     return found
 
 
+def _replayed_on_openai(recorded: Any, name: str) -> tuple[list[int], int, dict[str, Any]]:
+    """(the recorded calls of loop ``name``, its conversation's number, the loop `run --replay -p openai` made)."""
+    calls = [i for i, loop in enumerate(recorded.loops) if loop == name]
+    number = next(n for n, samples in _conversations(recorded.path).items() if samples == [i + 1 for i in calls])
+    shown = run_cli(["run", "--replay", str(recorded.path), "-p", "openai", "--trace-id", str(number), "-f", "json"])
+    assert shown.returncode == 0, shown.stderr
+    _clean(shown)
+    return calls, number, json.loads(shown.stdout)["runs"][0]["loops"][0]
+
+
 def _said(messages: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     """Chat Completions messages as the API reads them: an empty content as none, arguments as the JSON they spell
     (the loop writes its assistant turn as toolchoice renders one, the SDK as it dumps one)."""
@@ -120,13 +130,7 @@ def _said(messages: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 def test_the_gpt_loop_replays_its_recorded_requests_and_the_replies_the_sdk_read(recorded: Recorded) -> None:
     """Each replayed step sends the body openai-python sent at that step (the recorded results fed back), asks the
     tool_choice the SDK was given, and is judged on the reply the SDK parsed; the loop ends as the recording did."""
-    conversations = _conversations(recorded.path)
-    gpt = [i for i, loop in enumerate(recorded.loops) if loop == "gpt"]
-    number = next(n for n, samples in conversations.items() if samples == [i + 1 for i in gpt])
-    shown = run_cli(["run", "--replay", str(recorded.path), "-p", "openai", "--trace-id", str(number), "-f", "json"])
-    assert shown.returncode == 0, shown.stderr
-    _clean(shown)
-    loop = json.loads(shown.stdout)["runs"][0]["loops"][0]
+    gpt, number, loop = _replayed_on_openai(recorded, "gpt")
     assert len(loop["steps"]) == len(gpt) == 3
     for step, i in zip(loop["steps"], gpt):
         sent = recorded.bodies[i]
@@ -147,13 +151,7 @@ def test_the_gpt_loop_replays_its_recorded_requests_and_the_replies_the_sdk_read
 def test_the_claude_loop_replays_on_another_provider_judged_there(recorded: Recorded) -> None:
     """Replayed on OpenAI, the Claude loop's steps are rendered for OpenAI (the recorded tool_use answered by a tool
     message) and each recorded reply judged against that request."""
-    conversations = _conversations(recorded.path)
-    claude = [i for i, loop in enumerate(recorded.loops) if loop == "claude"]
-    number = next(n for n, samples in conversations.items() if samples == [i + 1 for i in claude])
-    shown = run_cli(["run", "--replay", str(recorded.path), "-p", "openai", "--trace-id", str(number), "-f", "json"])
-    assert shown.returncode == 0, shown.stderr
-    _clean(shown)
-    loop = json.loads(shown.stdout)["runs"][0]["loops"][0]
+    claude, _, loop = _replayed_on_openai(recorded, "claude")
     assert [s["requested_tool_choice"] for s in loop["steps"]] == [recorded.choices[i] for i in claude]
     assert [[c["name"] for c in s["reply"]["tool_calls"]] for s in loop["steps"]] == [recorded.called[i]
                                                                                       for i in claude]
