@@ -144,17 +144,19 @@ def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call:
             declared.setdefault(tool.get("name") or json.dumps(tool, sort_keys=True), tool)
     if declared:
         first["tools"] = list(declared.values())
-    names = [t.get("name") for t in imported[0].data.get("tools") or ()]
+    names = [t.get("name") for t in first.get("tools") or ()]  # every step's tools: a step offering fewer says so
     loop: dict[str, Any] = {"max_steps": len(calls)}
     steps = []
-    for saved in imported:
+    for number, saved in enumerate(imported, 1):
         step: dict[str, Any] = {}
-        if "tool_choice" in saved.data:
-            step["tool_choice"] = saved.data["tool_choice"]
+        if "tool_choice" in saved.data or "tool_choice" in first:  # a step that sent none sends none (not step 1's)
+            step["tool_choice"] = saved.data.get("tool_choice")
         offered = [t.get("name") for t in saved.data.get("tools") or ()]
         if offered != names and all(offered):
             step["tools"] = offered
         steps.append(step)
+        if number > 1:
+            _settings_differ(number, calls[number - 1].index, first, saved.data, notes)
     if any(steps):
         loop["steps"] = steps
     replies = _replies(har, calls, imported)
@@ -167,6 +169,39 @@ def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call:
         loop["results"] = results
     first["loop"] = loop
     return first, replies
+
+
+def _settings_differ(number: int, index: int, first: dict[str, Any], later: dict[str, Any],
+                     notes: list[LedgerEntry]) -> None:
+    """A later call's own settings (its model, its ``extra``: a tool_choice with no neutral form, parallel_tool_calls,
+    a temperature) where they differ from the first call's: the loop sends the first's at every step, and says so."""
+    def fields(data: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for api, settings in (data.get("providers") or {}).items():
+            for key, value in (settings or {}).items():
+                if key == "extra" and isinstance(value, dict):
+                    out.update((f"providers.{api}.extra.{k}", v) for k, v in value.items())
+                else:
+                    out[f"providers.{api}.{key}"] = value
+        return out
+
+    before, now = fields(first), fields(later)
+    changed = [key for key in dict.fromkeys([*before, *now]) if before.get(key, _UNSET) != now.get(key, _UNSET)]
+    if changed:
+        said = "; ".join(f"{key} {_shown(now.get(key, _UNSET))} (step 1: {_shown(before.get(key, _UNSET))})"
+                         for key in changed[:4]) + (f"; {len(changed) - 4} more" if len(changed) > 4 else "")
+        notes.append(LedgerEntry("warning", "har.step_settings", f"step {number} (log.entries[{index}]) was sent "
+                                 f"with {said}: the replay sends step 1's settings at every step"))
+
+
+_UNSET = object()
+
+
+def _shown(value: Any) -> str:
+    if value is _UNSET:
+        return "not set"
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 80 else text[:79] + "…"
 
 
 def _replies(har: Any, calls: list[Any], imported: list[Any]) -> dict[int, tuple[Any, Any]]:

@@ -1,0 +1,145 @@
+"""Adversarial round on session 18's merges: `run --replay FILE.har` (providers/core/trace_har_replay.py), through the
+real CLI entry, in-process.
+
+Truth from outside the code: openai-python builds every request (its own body for each call, at its own default base
+URL) and parses every answer; an ``httpx.MockTransport`` answers it in-process with Chat Completions bodies and keeps
+each exchange, which tests/har_recorder.py writes as a HAR 1.2 file, as a debugging proxy saves an app's traffic. A
+replay must send, step by step, what the SDK sent: "nothing the user wrote silently changed", and no socket opened."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from cli import run_cli
+from har_recorder import OPENAI_TOOLS, QUESTION, Exchange, har, httpx
+
+KEY = "sk-proj-adversarial18bKey0123456789abcdefXYZ"
+
+
+def _reply(calls: list[tuple[str, str]] | None, text: str = "") -> dict[str, Any]:
+    """A Chat Completions answer: the tool calls (id, name) made, or a text answer."""
+    message: dict[str, Any] = {"role": "assistant", "content": None if calls else text}
+    if calls:
+        message["tool_calls"] = [{"id": i, "type": "function", "function": {"name": n, "arguments": '{"city": "Paris"}'}}
+                                 for i, n in calls]
+    return {"id": "chatcmpl-adv18b", "object": "chat.completion", "created": 1, "model": "gpt-4o-mini",
+            "choices": [{"index": 0, "finish_reason": "tool_calls" if calls else "stop", "message": message}],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}
+
+
+def _recorded(tmp: Path, name: str, steps: list[dict[str, Any]]) -> tuple[Path, list[dict[str, Any]]]:
+    """A GPT loop of ``len(steps)`` calls, each made by openai-python with the step's own keyword arguments (its
+    tools, its tool_choice or none, its settings); every call but the last gets a get_weather call back, its result
+    sent back on the next. Returns the HAR and the bodies the SDK sent."""
+    import openai
+
+    exchanges: list[Exchange] = []
+    answers = iter([_reply([(f"call_{n}", "get_weather")]) for n in range(len(steps) - 1)] + [_reply(None, "Sunny.")])
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        body = request.read()
+        content = json.dumps(next(answers)).encode()
+        headers = httpx.Headers({"content-type": "application/json"})
+        exchanges.append(Exchange(request, body, 200, headers, content))
+        return httpx.Response(200, headers=headers, content=content)
+
+    chat = openai.OpenAI(api_key=KEY, max_retries=0, http_client=httpx.Client(transport=httpx.MockTransport(answer)))
+    history: list[Any] = [{"role": "user", "content": QUESTION}]
+    for number, kwargs in enumerate(steps):
+        reply = chat.chat.completions.create(model="gpt-4o-mini", messages=history, **kwargs)
+        message = reply.choices[0].message
+        history = [*history, message.model_dump(exclude_none=True),
+                   *({"role": "tool", "tool_call_id": c.id, "content": f"sunny ({number})"}
+                     for c in message.tool_calls or ())]
+    path = tmp / f"{name}.har"
+    path.write_text(json.dumps(har(exchanges)), encoding="utf-8")
+    return path, [json.loads(e.body) for e in exchanges]
+
+
+@pytest.fixture
+def no_socket(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every way out of the process refused and counted: a replay opens none."""
+    tried: list[str] = []
+
+    def refuse(name: str) -> Callable[..., Any]:
+        def blocked(*args: Any, **kwargs: Any) -> Any:
+            tried.append(name)
+            raise OSError(f"{name} blocked by the test")
+        return blocked
+
+    monkeypatch.setattr(socket.socket, "connect", refuse("connect"))
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse("connect_ex"))
+    monkeypatch.setattr(socket, "create_connection", refuse("create_connection"))
+    monkeypatch.setattr(socket, "getaddrinfo", refuse("getaddrinfo"))
+    yield tried
+    assert tried == []
+
+
+def _replayed(path: Path, *extra: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str]:
+    """(the steps of `run --replay path -p openai -f json`, the notes of its first step, the pretty output at 80)."""
+    shown = run_cli(["run", "--replay", str(path), "-p", "openai", "-f", "json", *extra])
+    assert shown.returncode in (0, 4), shown.stderr
+    pretty = run_cli(["run", "--replay", str(path), "-p", "openai", *extra],
+                     env={"COLUMNS": "80", "NO_COLOR": "1", "TERM": "dumb", "PATH": ""})
+    for text in (shown.stdout, shown.stderr, pretty.stdout, pretty.stderr):
+        assert "adversarial18bKey" not in text and "Traceback" not in text
+    loop = json.loads(shown.stdout)["runs"][0]["loops"][0]
+    return loop["steps"], loop["steps"][0]["ledger"], pretty.stdout
+
+
+def _sent_per_step(steps: list[dict[str, Any]]) -> list[tuple[Any, list[str]]]:
+    return [(s["request"]["body"].get("tool_choice", "(none)"),
+             [t["function"]["name"] for t in s["request"]["body"].get("tools", ())]) for s in steps]
+
+
+def _recorded_per_step(bodies: list[dict[str, Any]]) -> list[tuple[Any, list[str]]]:
+    return [(b.get("tool_choice", "(none)"), [t["function"]["name"] for t in b.get("tools", ())]) for b in bodies]
+
+
+def test_a_step_that_sent_no_tool_choice_replays_sending_none(tmp_path: Path, no_socket: list[str]) -> None:
+    """Step 1 forced a call (required); step 2, the result sent back, set no tool_choice (the API's default). The
+    replay sent `required` again at step 2 (step 1's, the scenario's), and judged the recorded text answer a
+    violation of a choice the app never sent: a step without tool_choice in the HAR now sends none."""
+    path, bodies = _recorded(tmp_path, "unset", [{"tools": OPENAI_TOOLS, "tool_choice": "required"},
+                                                 {"tools": OPENAI_TOOLS}])
+    assert "tool_choice" not in bodies[1]
+    dry = run_cli(["run", "--replay", str(path), "-p", "openai", "--dry-run", "-f", "json"])
+    assert dry.returncode == 0, dry.stderr
+    assert json.loads(dry.stdout)["translations"][0]["request"]["body"]["tool_choice"] == "required"
+    steps, _, pretty = _replayed(path)
+    assert _sent_per_step(steps) == _recorded_per_step(bodies)
+    assert len(steps) == 2 and steps[1]["verdict"]["obeyed"] is True
+    assert "no_call" not in pretty
+
+
+def test_each_step_offers_the_tools_its_call_offered(tmp_path: Path, no_socket: list[str]) -> None:
+    """Step 1 offered get_weather alone; step 2 get_weather and get_time. The replay offered both at step 1 too (the
+    tools of every call, declared once, were step 1's as well): each step now offers what its call offered."""
+    weather = [t for t in OPENAI_TOOLS if t["function"]["name"] == "get_weather"]
+    path, bodies = _recorded(tmp_path, "tools", [{"tools": weather, "tool_choice": "auto"},
+                                                 {"tools": OPENAI_TOOLS, "tool_choice": "auto"}])
+    assert len(bodies[0]["tools"]) == 1 < len(bodies[1]["tools"])
+    steps, _, _ = _replayed(path)
+    assert _sent_per_step(steps) == _recorded_per_step(bodies)
+
+
+def test_a_later_steps_own_settings_are_said_not_dropped(tmp_path: Path, no_socket: list[str]) -> None:
+    """Step 2 was sent with a temperature step 1 did not set, and a tool_choice with no neutral form (it names a
+    function no tool declares: kept in providers.openai.extra). The loop sends step 1's settings at every step, so
+    step 2 went out without them and nothing said so; now a warning names each and what the replay sends."""
+    path, bodies = _recorded(tmp_path, "settings", [
+        {"tools": OPENAI_TOOLS, "tool_choice": "auto"},
+        {"tools": OPENAI_TOOLS, "tool_choice": {"type": "function", "function": {"name": "not_declared"}},
+         "temperature": 0.25}])
+    assert bodies[1]["temperature"] == 0.25
+    steps, ledger, pretty = _replayed(path)
+    said = [e["message"] for e in ledger if e["code"] == "har.step_settings"]
+    assert len(said) == 1 and "step 2 (log.entries[1])" in said[0], ledger
+    assert "temperature 0.25 (step 1: not set)" in said[0] and "not_declared" in said[0]
+    assert "temperature" not in steps[1]["request"]["body"]  # what the note says: step 1's settings are sent
+    assert "har.step_settings" in pretty
