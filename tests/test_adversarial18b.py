@@ -32,14 +32,17 @@ def _reply(calls: list[tuple[str, str]] | None, text: str = "") -> dict[str, Any
             "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}
 
 
-def _recorded(tmp: Path, name: str, steps: list[dict[str, Any]]) -> tuple[Path, list[dict[str, Any]]]:
+def _recorded(tmp: Path, name: str, steps: list[dict[str, Any]], texts: tuple[int, ...] = ()
+              ) -> tuple[Path, list[dict[str, Any]]]:
     """A GPT loop of ``len(steps)`` calls, each made by openai-python with the step's own keyword arguments (its
-    tools, its tool_choice or none, its settings); every call but the last gets a get_weather call back, its result
-    sent back on the next. Returns the HAR and the bodies the SDK sent."""
+    tools, its tool_choice or none, its settings); every call but the last (and those ``texts`` numbers, from 0) gets
+    a get_weather call back, its result sent back on the next; after a text answer the user asks again. Returns the
+    HAR and the bodies the SDK sent."""
     import openai
 
     exchanges: list[Exchange] = []
-    answers = iter([_reply([(f"call_{n}", "get_weather")]) for n in range(len(steps) - 1)] + [_reply(None, "Sunny.")])
+    answers = iter([_reply(None, "Sunny.") if n in texts or n == len(steps) - 1 else
+                    _reply([(f"call_{n}", "get_weather")]) for n in range(len(steps))])
 
     def answer(request: httpx.Request) -> httpx.Response:
         body = request.read()
@@ -56,6 +59,8 @@ def _recorded(tmp: Path, name: str, steps: list[dict[str, Any]]) -> tuple[Path, 
         history = [*history, message.model_dump(exclude_none=True),
                    *({"role": "tool", "tool_call_id": c.id, "content": f"sunny ({number})"}
                      for c in message.tool_calls or ())]
+        if not message.tool_calls:
+            history.append({"role": "user", "content": "And tomorrow?"})
     path = tmp / f"{name}.har"
     path.write_text(json.dumps(har(exchanges)), encoding="utf-8")
     return path, [json.loads(e.body) for e in exchanges]
@@ -143,3 +148,19 @@ def test_a_later_steps_own_settings_are_said_not_dropped(tmp_path: Path, no_sock
     assert "temperature 0.25 (step 1: not set)" in said[0] and "not_declared" in said[0]
     assert "temperature" not in steps[1]["request"]["body"]  # what the note says: step 1's settings are sent
     assert "har.step_settings" in pretty
+
+
+def test_calls_after_the_loop_ended_are_said_not_replayed(tmp_path: Path, no_socket: list[str]) -> None:
+    """Step 2's reply was a text answer and the user then asked again (a third call, the same conversation in
+    `trace FILE.har`). The loop ends at a text answer, so the third call was never replayed while the ledger said
+    "3 calls ... replayed as the loop's steps"; now the note counts the calls replayed and a warning names those left."""
+    path, bodies = _recorded(tmp_path, "followup", [{"tools": OPENAI_TOOLS, "tool_choice": "auto"}] * 3, texts=(1,))
+    assert bodies[2]["messages"][-1] == {"role": "user", "content": "And tomorrow?"}
+    listed = run_cli(["trace", str(path), "-f", "json"])
+    assert {row["conversation"] for row in json.loads(listed.stdout)["samples"]} == {1}
+    steps, ledger, pretty = _replayed(path)
+    assert len(steps) == 2
+    said = {e["code"]: e["message"] for e in ledger}
+    assert "2 calls to openai (log.entries[0, 1])" in said["har.replayed"], said
+    assert "log.entries[2]" in said["har.not_replayed"] and "not replayed" in said["har.not_replayed"]
+    assert "har.not_replayed" in pretty

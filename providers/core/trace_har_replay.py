@@ -64,10 +64,17 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     if len(apis) > 1:
         raise ToolchoiceError(f"{path}: conversation {number}'s calls go to {len(apis)} APIs ({_said(apis)}): a loop "
                               "replays on one provider", hint="record each API's loop on its own")
+    calls, left = _until_the_loop_ends(har, calls)
     notes: list[LedgerEntry] = [LedgerEntry("info", "har.replayed", f"{path}: conversation {number}, {len(calls)} "
                                             f"call{'s' if len(calls) != 1 else ''} to {calls[0].provider} "
                                             f"(log.entries[{', '.join(str(c.index) for c in calls)}]), replayed as "
                                             "the loop's steps")]
+    if left:
+        notes.append(LedgerEntry("warning", "har.not_replayed", f"the reply of step {len(calls)} "
+                                 f"(log.entries[{calls[-1].index}]) calls no tool, where a loop ends; the "
+                                 f"conversation's {len(left)} later call{'s' if len(left) != 1 else ''} "
+                                 f"(log.entries[{', '.join(str(c.index) for c in left)}]), sent after it (a new user "
+                                 f"turn, a retry), {'are' if len(left) != 1 else 'is'} not replayed"))
     if len(har.calls) > LISTED:
         notes.append(LedgerEntry("info", "har.not_followed", f"the file holds {len(har.calls):,} provider calls: its "
                                  f"conversations are those of the first {LISTED}, as trace FILE.har lists them"))
@@ -82,6 +89,18 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     bodies = {n: body for n, (body, _) in replies.items() if body is not None}
     saved = {n: reply for n, (_, reply) in replies.items() if reply is not None}
     return scenario, loop.Replay([loop.Transcript(path, calls[0].provider, bodies, saved)])
+
+
+def _until_the_loop_ends(har: Any, calls: list[Any]) -> tuple[list[Any], list[Any]]:
+    """(the calls a loop replays, those after): a loop ends at a reply that calls no tool (a text answer, an error),
+    so the calls the app sent after one (its next user turn, a retry) are no steps of it."""
+    from .trace_har import recorded_reply
+
+    for step, call in enumerate(calls[:-1], 1):
+        reply, _ = recorded_reply(har, call)
+        if reply is not None and not reply.tool_calls:
+            return calls[:step], calls[step:]
+    return calls, []
 
 
 def _apis(calls: list[Any]) -> dict[str, list[int]]:
