@@ -164,3 +164,43 @@ def test_calls_after_the_loop_ended_are_said_not_replayed(tmp_path: Path, no_soc
     assert "2 calls to openai (log.entries[0, 1])" in said["har.replayed"], said
     assert "log.entries[2]" in said["har.not_replayed"] and "not replayed" in said["har.not_replayed"]
     assert "har.not_replayed" in pretty
+
+
+# ---- LiteLLM's anthropic/ route: extra is nested (dialect.extra_fields), so nothing of it is judged as sent -------
+
+NESTED_EXTRA = """\
+tools:
+  - {name: get_weather, description: Weather, parameters: {type: object, properties: {city: {type: string}}}}
+  - {name: get_time, description: Time, parameters: {type: object, properties: {}}}
+messages:
+  - {role: user, content: Weather in Paris?}
+tool_choice: required
+parallel_tool_calls: true
+providers:
+  anthropic:
+    extra: {tool_choice: {type: tool, name: get_time, disable_parallel_tool_use: true}}
+"""
+
+
+@pytest.mark.parametrize("dialect", ["litellm", "openai-agents"])
+def test_a_nested_extras_parallel_setting_is_not_judged_as_sent(tmp_path: Path, dialect: str) -> None:
+    """extra's Anthropic tool_choice sets disable_parallel_tool_use; LiteLLM's anthropic/ route sends extra whole as
+    a field named extra_body (dialect.extra_fields, recorded with litellm 1.110.2 in tests/test_dialect_extra_choice.py)
+    and its own tool_choice, {"type": "any", "disable_parallel_tool_use": false}. The view's sent_parallel still said
+    `false, from extra` (the API request's), and compare's parallel cell `extra false`, beside a wire that allows
+    parallel calls: what the view says is sent must be what its body sends."""
+    scenario = tmp_path / "nested.yaml"
+    scenario.write_text(NESTED_EXTRA, encoding="utf-8")
+    shown = run_cli(["render", str(scenario), "-p", "anthropic", "--dialect", dialect, "-f", "json"])
+    assert shown.returncode == 0, shown.stderr
+    view = json.loads(shown.stdout)
+    view = view["translations"][0] if "translations" in view else view
+    body = view["request"]["body"]
+    assert body["extra_body"] == {"tool_choice": {"type": "tool", "name": "get_time", "disable_parallel_tool_use": True}}
+    sent = body["tool_choice"].get("disable_parallel_tool_use")
+    assert sent is False
+    assert view["sent_parallel"] is None or view["sent_parallel"]["parallel_tool_calls"] is (not sent), view
+    cells = run_cli(["compare", str(scenario), "-p", "anthropic", "--dialect", dialect],
+                    env={"COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb", "PATH": ""})
+    assert cells.returncode == 0, cells.stderr
+    assert "extra false" not in cells.stdout
