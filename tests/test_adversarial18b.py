@@ -32,12 +32,12 @@ def _reply(calls: list[tuple[str, str]] | None, text: str = "") -> dict[str, Any
             "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}
 
 
-def _recorded(tmp: Path, name: str, steps: list[dict[str, Any]], texts: tuple[int, ...] = ()
-              ) -> tuple[Path, list[dict[str, Any]]]:
+def _recorded(tmp: Path, name: str, steps: list[dict[str, Any]], texts: tuple[int, ...] = (),
+              edit: dict[int, Callable[[list[Any]], list[Any]]] | None = None) -> tuple[Path, list[dict[str, Any]]]:
     """A GPT loop of ``len(steps)`` calls, each made by openai-python with the step's own keyword arguments (its
     tools, its tool_choice or none, its settings); every call but the last (and those ``texts`` numbers, from 0) gets
-    a get_weather call back, its result sent back on the next; after a text answer the user asks again. Returns the
-    HAR and the bodies the SDK sent."""
+    a get_weather call back, its result sent back on the next; after a text answer the user asks again; ``edit``:
+    call number (from 0) -> what the app does to the history it sends then. Returns the HAR and the bodies sent."""
     import openai
 
     exchanges: list[Exchange] = []
@@ -54,7 +54,8 @@ def _recorded(tmp: Path, name: str, steps: list[dict[str, Any]], texts: tuple[in
     chat = openai.OpenAI(api_key=KEY, max_retries=0, http_client=httpx.Client(transport=httpx.MockTransport(answer)))
     history: list[Any] = [{"role": "user", "content": QUESTION}]
     for number, kwargs in enumerate(steps):
-        reply = chat.chat.completions.create(model="gpt-4o-mini", messages=history, **kwargs)
+        sent = (edit or {}).get(number, lambda h: h)(history)
+        reply = chat.chat.completions.create(model="gpt-4o-mini", messages=sent, **kwargs)
         message = reply.choices[0].message
         history = [*history, message.model_dump(exclude_none=True),
                    *({"role": "tool", "tool_call_id": c.id, "content": f"sunny ({number})"}
@@ -148,6 +149,46 @@ def test_a_later_steps_own_settings_are_said_not_dropped(tmp_path: Path, no_sock
     assert "temperature 0.25 (step 1: not set)" in said[0] and "not_declared" in said[0]
     assert "temperature" not in steps[1]["request"]["body"]  # what the note says: step 1's settings are sent
     assert "har.step_settings" in pretty
+
+
+@pytest.mark.parametrize(("edit", "said"), [
+    (lambda h: [*h, {"role": "user", "content": "Reminder: one word."}], "a user message at messages[3]"),
+    (lambda h: [{"role": "system", "content": "Injected at step 2."}, *h], "another system prompt"),
+    (lambda h: [h[0], h[1], {**h[2], "content": "sunny (cut by the app)"}], None),  # a result as sent: replayed so
+], ids=["added-user-turn", "injected-system", "edited-result"])
+def test_a_history_the_app_changed_between_calls_is_said(tmp_path: Path, no_socket: list[str], edit: Any,
+                                                          said: str | None) -> None:
+    """The app added a reminder after the tool result, or a system prompt, at its second call. The replay sent the
+    loop's history (step 1's messages, the reply, the result) and nothing said the recorded call held more; now a
+    warning names what it sent besides. A result the app edited is the result replayed: no warning."""
+    path, bodies = _recorded(tmp_path, "history", [{"tools": OPENAI_TOOLS, "tool_choice": "auto"}] * 2,
+                             edit={1: edit})
+    steps, ledger, pretty = _replayed(path)
+    assert len(steps) == 2
+    notes = [e["message"] for e in ledger if e["code"] == "har.history_differs"]
+    if said is None:
+        assert notes == [] and steps[1]["request"]["body"]["messages"][-1]["content"] == "sunny (cut by the app)"
+        return
+    assert len(notes) == 1 and said in notes[0] and "step 2 (log.entries[1])" in notes[0], ledger
+    assert len(steps[1]["request"]["body"]["messages"]) < len(bodies[1]["messages"])  # what the note says
+    assert "har.history_differs" in pretty
+
+
+def test_a_later_calls_parallel_setting_and_tool_definition_are_said(tmp_path: Path, no_socket: list[str]) -> None:
+    """Step 2 set parallel_tool_calls false (step 1 did not) and described get_weather otherwise. The loop has one
+    parallel setting and one definition a tool, step 1's: both went unsaid (tests/data/har/sdk-session.har's
+    conversation 1 is such a pair)."""
+    changed = [{"type": "function", "function": {**t["function"], "description": "Weather, in Celsius."}}
+               if t["function"]["name"] == "get_weather" else t for t in OPENAI_TOOLS]
+    path, bodies = _recorded(tmp_path, "parallel", [{"tools": OPENAI_TOOLS, "tool_choice": "auto"},
+                                                    {"tools": changed, "tool_choice": "auto",
+                                                     "parallel_tool_calls": False}])
+    assert bodies[1]["parallel_tool_calls"] is False and "parallel_tool_calls" not in bodies[0]
+    steps, ledger, _ = _replayed(path)
+    said = {e["code"]: e["message"] for e in ledger}
+    assert "parallel_tool_calls false (step 1: not set)" in said["har.step_settings"], said
+    assert "declared get_weather otherwise" in said["har.tool_differs"]
+    assert "parallel_tool_calls" not in steps[1]["request"]["body"]  # what the notes say is sent
 
 
 def test_calls_after_the_loop_ended_are_said_not_replayed(tmp_path: Path, no_socket: list[str]) -> None:

@@ -158,9 +158,13 @@ def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call:
     first["description"] = (f"replayed from {har.file.name}: {len(calls)} call{'s' if len(calls) != 1 else ''} to "
                             f"{calls[0].provider} (log.entries[{', '.join(str(c.index) for c in calls)}])")
     declared: dict[str, Any] = {}
-    for saved in imported:
+    for number, saved in enumerate(imported, 1):
         for tool in saved.data.get("tools") or ():
-            declared.setdefault(tool.get("name") or json.dumps(tool, sort_keys=True), tool)
+            kept = declared.setdefault(tool.get("name") or json.dumps(tool, sort_keys=True), tool)
+            if kept != tool:  # one definition a name: the first call's that offered it
+                notes.append(LedgerEntry("warning", "har.tool_differs", f"step {number} "
+                                         f"(log.entries[{calls[number - 1].index}]) declared {tool.get('name')} "
+                                         "otherwise than an earlier call: the replay offers the earlier one"))
     if declared:
         first["tools"] = list(declared.values())
     names = [t.get("name") for t in first.get("tools") or ()]  # every step's tools: a step offering fewer says so
@@ -176,6 +180,7 @@ def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call:
         steps.append(step)
         if number > 1:
             _settings_differ(number, calls[number - 1].index, first, saved.data, notes)
+            _history_differs(number, calls[number - 1].index, imported[number - 2].data, saved.data, notes)
     if any(steps):
         loop["steps"] = steps
     replies = _replies(har, calls, imported)
@@ -192,10 +197,10 @@ def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call:
 
 def _settings_differ(number: int, index: int, first: dict[str, Any], later: dict[str, Any],
                      notes: list[LedgerEntry]) -> None:
-    """A later call's own settings (its model, its ``extra``: a tool_choice with no neutral form, parallel_tool_calls,
+    """A later call's own settings (parallel_tool_calls, its model, its ``extra``: a tool_choice with no neutral form,
     a temperature) where they differ from the first call's: the loop sends the first's at every step, and says so."""
     def fields(data: dict[str, Any]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+        out = {key: value for key, value in data.items() if key not in _PER_STEP}  # parallel_tool_calls, strict...
         for api, settings in (data.get("providers") or {}).items():
             for key, value in (settings or {}).items():
                 if key == "extra" and isinstance(value, dict):
@@ -214,6 +219,35 @@ def _settings_differ(number: int, index: int, first: dict[str, Any], later: dict
 
 
 _UNSET = object()
+_PER_STEP = ("description", "messages", "system", "tools", "tool_choice", "providers", "loop")  # each said elsewhere
+
+
+def _history_differs(number: int, index: int, before: dict[str, Any], data: dict[str, Any],
+                     notes: list[LedgerEntry]) -> None:
+    """A later call whose history is not the one a loop sends (the previous call's messages, its reply's turn, the
+    results): a message the app added (a reminder, a new user turn), one it changed or left out, another system
+    prompt. The loop sends its own history; the warning names what the recorded call sent besides."""
+    previous, messages = before.get("messages") or [], data.get("messages") or []
+    said = []
+    if data.get("system") != before.get("system"):
+        said.append("another system prompt")
+    kept = messages[:len(previous)] == previous
+    if not kept:
+        at = next((i for i, (a, b) in enumerate(zip(previous, messages)) if a != b), min(len(previous), len(messages)))
+        said.append(f"messages[{at}] not as step {number - 1} sent it")
+    else:
+        added = messages[len(previous):]
+        roles = [m.get("role") for m in added]
+        if not (roles[:1] == ["assistant"] and all(r == "tool" for r in roles[1:])):
+            extra = next((len(previous) + i for i, r in enumerate(roles) if (r != "assistant" if i == 0 else
+                                                                              r != "tool")), len(messages))
+            said.append(f"a {roles[extra - len(previous)]} message at messages[{extra}]" if extra < len(messages)
+                        else f"no turn of step {number - 1}'s reply")
+    if said:
+        notes.append(LedgerEntry("warning", "har.history_differs", f"step {number} (log.entries[{index}]) was sent "
+                                 f"with {' and '.join(said)}, besides step {number - 1}'s history, its reply and the "
+                                 "results: the replay sends the loop's history (step 1's messages, each reply, each "
+                                 "result)"))
 
 
 def _shown(value: Any) -> str:
