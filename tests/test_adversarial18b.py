@@ -245,3 +245,24 @@ def test_a_nested_extras_parallel_setting_is_not_judged_as_sent(tmp_path: Path, 
                     env={"COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb", "PATH": ""})
     assert cells.returncode == 0, cells.stderr
     assert "extra false" not in cells.stdout
+
+
+# ---- compare: a cell of user text never reads as a refusal ---------------------------------------------------------
+
+def test_a_sent_choice_spelled_like_the_refused_marker_is_not_a_refused_row(tmp_path: Path) -> None:
+    """extra writes tool_choice: REFUSED (a word the API may refuse, but one the request sends). The row read
+    `REFUSED`, the word compare draws (in red) for a provider that sends nothing, and was left out of the count for
+    marks as refused rows now are; the sent word is drawn as the JSON string it is."""
+    scenario = tmp_path / "marker.yaml"
+    scenario.write_text("tools:\n  - {name: get_weather, description: Weather, parameters: {type: object}}\n"
+                        "messages:\n  - {role: user, content: hi}\ntool_choice: required\n"
+                        "providers:\n  openai:\n    extra: {tool_choice: REFUSED}\n", encoding="utf-8")
+    sent = run_cli(["compare", str(scenario), "-p", "openai,anthropic", "-f", "json"])
+    assert sent.returncode == 0, sent.stderr
+    assert json.loads(sent.stdout)["providers"][0]["request"]["body"]["tool_choice"] == "REFUSED"  # it is sent
+    for form in (["-f", "markdown"], []):
+        shown = run_cli(["compare", str(scenario), "-p", "openai,anthropic", *form],
+                        env={"COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb", "PATH": ""})
+        assert shown.returncode == 0, shown.stderr
+        row = next(line for line in shown.stdout.splitlines() if "openai" in line and "api.openai.com" in line)
+        assert '"REFUSED"' in row, row
