@@ -25,8 +25,8 @@ def _reply(calls: list[tuple[str, str]] | None, text: str = "") -> dict[str, Any
     """A Chat Completions answer: the tool calls (id, name) made, or a text answer."""
     message: dict[str, Any] = {"role": "assistant", "content": None if calls else text}
     if calls:
-        message["tool_calls"] = [{"id": i, "type": "function", "function": {"name": n, "arguments": '{"city": "Paris"}'}}
-                                 for i, n in calls]
+        message["tool_calls"] = [{"id": i, "type": "function",
+                                  "function": {"name": n, "arguments": '{"city": "Paris"}'}} for i, n in calls]
     return {"id": "chatcmpl-adv18b", "object": "chat.completion", "created": 1, "model": "gpt-4o-mini",
             "choices": [{"index": 0, "finish_reason": "tool_calls" if calls else "stop", "message": message}],
             "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}
@@ -194,7 +194,8 @@ def test_a_later_calls_parallel_setting_and_tool_definition_are_said(tmp_path: P
 def test_calls_after_the_loop_ended_are_said_not_replayed(tmp_path: Path, no_socket: list[str]) -> None:
     """Step 2's reply was a text answer and the user then asked again (a third call, the same conversation in
     `trace FILE.har`). The loop ends at a text answer, so the third call was never replayed while the ledger said
-    "3 calls ... replayed as the loop's steps"; now the note counts the calls replayed and a warning names those left."""
+    "3 calls ... replayed as the loop's steps"; now the note counts the calls replayed and a warning names the
+    others."""
     path, bodies = _recorded(tmp_path, "followup", [{"tools": OPENAI_TOOLS, "tool_choice": "auto"}] * 3, texts=(1,))
     assert bodies[2]["messages"][-1] == {"role": "user", "content": "And tomorrow?"}
     listed = run_cli(["trace", str(path), "-f", "json"])
@@ -237,7 +238,8 @@ def test_a_nested_extras_parallel_setting_is_not_judged_as_sent(tmp_path: Path, 
     view = json.loads(shown.stdout)
     view = view["translations"][0] if "translations" in view else view
     body = view["request"]["body"]
-    assert body["extra_body"] == {"tool_choice": {"type": "tool", "name": "get_time", "disable_parallel_tool_use": True}}
+    written = {"type": "tool", "name": "get_time", "disable_parallel_tool_use": True}
+    assert body["extra_body"] == {"tool_choice": written}
     sent = body["tool_choice"].get("disable_parallel_tool_use")
     assert sent is False
     assert view["sent_parallel"] is None or view["sent_parallel"]["parallel_tool_calls"] is (not sent), view
@@ -266,3 +268,21 @@ def test_a_sent_choice_spelled_like_the_refused_marker_is_not_a_refused_row(tmp_
         assert shown.returncode == 0, shown.stderr
         row = next(line for line in shown.stdout.splitlines() if "openai" in line and "api.openai.com" in line)
         assert '"REFUSED"' in row, row
+
+
+def test_a_saved_har_replay_given_back_points_at_a_command_that_runs(tmp_path: Path, no_socket: list[str]) -> None:
+    """`run --replay FILE.har --save DIR`, then `run DIR/.../scenario.yaml --replay DIR/...` (the transcript, not a
+    scenario it started from): the line's hint said `toolchoice run FILE.har --replay DIR`, which reads the HAR as a
+    scenario and fails ("unknown key 'log'"). It now says to replay the recording, and that command runs."""
+    path, _ = _recorded(tmp_path, "saved", [{"tools": OPENAI_TOOLS, "tool_choice": "required"},
+                                            {"tools": OPENAI_TOOLS, "tool_choice": "auto"}])
+    saves = tmp_path / "saves"
+    ran = run_cli(["run", "--replay", str(path), "-p", "openai", "--save", str(saves)])
+    assert ran.returncode == 0, ran.stderr
+    loop = saves / "openai" / "loop-001"
+    refused = run_cli(["run", str(loop / "scenario.yaml"), "--replay", str(loop), "-p", "openai"])
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    hinted = refused.stderr.split("toolchoice run ")[-1].split(" (and")[0].rstrip(")\n")
+    assert hinted == f"--replay {path} -p openai", refused.stderr
+    again = run_cli(["run", *hinted.split()])
+    assert again.returncode == 0, again.stderr
