@@ -374,6 +374,8 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
                                 effective_tool_choice=None if effective is ABSENT else effective,
                                 request=base.request._replace(body=body), ledger=ledger,
                                 offered_tools=scenario.tool_names)
+    if nested is not None:  # extra's fields are nested, none at the top: the parallel setting is LiteLLM's own
+        translation = translation._replace(sent_parallel=None)
     return LiteLLMView(translation, api, routed, call, drop)
 
 

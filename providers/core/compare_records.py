@@ -18,7 +18,14 @@ def choice_text(value: Any) -> str:
     """A tool_choice for people: a bare word as is, an object as compact JSON, "(not sent)" for None."""
     if value is None:
         return "(not sent)"
+    if value in _MARKERS:  # extra's tool_choice: "REFUSED" is sent, as its JSON: no row reads as refused that was not
+        import json
+
+        return json.dumps(value)
     return word_or_json(value)
+
+
+_MARKERS = ("REFUSED", "(not sent)")  # what the cell says where nothing (no choice) is sent
 
 
 COLUMNS = ("provider", "endpoint", "tool_choice on the wire", "tools", "parallel", "strict", "ledger")

@@ -66,10 +66,17 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     if len(apis) > 1:
         raise ToolchoiceError(f"{path}: conversation {number}'s calls go to {len(apis)} APIs ({_said(apis)}): a loop "
                               "replays on one provider", hint="record each API's loop on its own")
+    calls, left = _until_the_loop_ends(har, calls)
     notes: list[LedgerEntry] = [LedgerEntry("info", "har.replayed", f"{path}: conversation {number}, {len(calls)} "
                                             f"call{'s' if len(calls) != 1 else ''} to {calls[0].provider} "
                                             f"(log.entries[{', '.join(str(c.index) for c in calls)}]), replayed as "
                                             "the loop's steps")]
+    if left:
+        notes.append(LedgerEntry("warning", "har.not_replayed", f"the reply of step {len(calls)} "
+                                 f"(log.entries[{calls[-1].index}]) calls no tool, where a loop ends; the "
+                                 f"conversation's {len(left)} later call{'s' if len(left) != 1 else ''} "
+                                 f"(log.entries[{', '.join(str(c.index) for c in left)}]), sent after it (a new user "
+                                 f"turn, a retry), {'are' if len(left) != 1 else 'is'} not replayed"))
     if len(har.calls) > LISTED:
         notes.append(LedgerEntry("info", "har.not_followed", f"the file holds {len(har.calls):,} provider calls: its "
                                  f"conversations are those of the first {LISTED}, as trace FILE.har lists them"))
@@ -84,6 +91,18 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     bodies = {n: body for n, (body, _) in replies.items() if body is not None}
     saved = {n: reply for n, (_, reply) in replies.items() if reply is not None}
     return scenario, loop.Replay([loop.Transcript(path, calls[0].provider, bodies, saved)])
+
+
+def _until_the_loop_ends(har: Any, calls: list[Any]) -> tuple[list[Any], list[Any]]:
+    """(the calls a loop replays, those after): a loop ends at a reply that calls no tool (a text answer, an error),
+    so the calls the app sent after one (its next user turn, a retry) are no steps of it."""
+    from .trace_har import recorded_reply
+
+    for step, call in enumerate(calls[:-1], 1):
+        reply, _ = recorded_reply(har, call)
+        if reply is not None and not reply.tool_calls:
+            return calls[:step], calls[step:]
+    return calls, []
 
 
 def _apis(calls: list[Any]) -> dict[str, list[int]]:
@@ -141,22 +160,29 @@ def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call:
     first["description"] = (f"replayed from {har.file.name}: {len(calls)} call{'s' if len(calls) != 1 else ''} to "
                             f"{calls[0].provider} (log.entries[{', '.join(str(c.index) for c in calls)}])")
     declared: dict[str, Any] = {}
-    for saved in imported:
+    for number, saved in enumerate(imported, 1):
         for tool in saved.data.get("tools") or ():
-            declared.setdefault(tool.get("name") or json.dumps(tool, sort_keys=True), tool)
+            kept = declared.setdefault(tool.get("name") or json.dumps(tool, sort_keys=True), tool)
+            if kept != tool:  # one definition a name: the first call's that offered it
+                notes.append(LedgerEntry("warning", "har.tool_differs", f"step {number} "
+                                         f"(log.entries[{calls[number - 1].index}]) declared {tool.get('name')} "
+                                         "otherwise than an earlier call: the replay offers the earlier one"))
     if declared:
         first["tools"] = list(declared.values())
-    names = [t.get("name") for t in imported[0].data.get("tools") or ()]
+    names = [t.get("name") for t in first.get("tools") or ()]  # every step's tools: a step offering fewer says so
     loop: dict[str, Any] = {"max_steps": len(calls)}
     steps = []
-    for saved in imported:
+    for number, saved in enumerate(imported, 1):
         step: dict[str, Any] = {}
-        if "tool_choice" in saved.data:
-            step["tool_choice"] = saved.data["tool_choice"]
+        if "tool_choice" in saved.data or "tool_choice" in first:  # a step that sent none sends none (not step 1's)
+            step["tool_choice"] = saved.data.get("tool_choice")
         offered = [t.get("name") for t in saved.data.get("tools") or ()]
         if offered != names and all(offered):
             step["tools"] = offered
         steps.append(step)
+        if number > 1:
+            _settings_differ(number, calls[number - 1].index, first, saved.data, notes)
+            _history_differs(number, calls[number - 1].index, imported[number - 2].data, saved.data, notes)
     if any(steps):
         loop["steps"] = steps
     replies = _replies(har, calls, imported)
@@ -169,6 +195,68 @@ def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call:
         loop["results"] = results
     first["loop"] = loop
     return first, replies
+
+
+def _settings_differ(number: int, index: int, first: dict[str, Any], later: dict[str, Any],
+                     notes: list[LedgerEntry]) -> None:
+    """A later call's own settings (parallel_tool_calls, its model, its ``extra``: a tool_choice with no neutral form,
+    a temperature) where they differ from the first call's: the loop sends the first's at every step, and says so."""
+    def fields(data: dict[str, Any]) -> dict[str, Any]:
+        out = {key: value for key, value in data.items() if key not in _PER_STEP}  # parallel_tool_calls, strict...
+        for api, settings in (data.get("providers") or {}).items():
+            for key, value in (settings or {}).items():
+                if key == "extra" and isinstance(value, dict):
+                    out.update((f"providers.{api}.extra.{k}", v) for k, v in value.items())
+                else:
+                    out[f"providers.{api}.{key}"] = value
+        return out
+
+    before, now = fields(first), fields(later)
+    changed = [key for key in dict.fromkeys([*before, *now]) if before.get(key, _UNSET) != now.get(key, _UNSET)]
+    if changed:
+        said = "; ".join(f"{key} {_shown(now.get(key, _UNSET))} (step 1: {_shown(before.get(key, _UNSET))})"
+                         for key in changed[:4]) + (f"; {len(changed) - 4} more" if len(changed) > 4 else "")
+        notes.append(LedgerEntry("warning", "har.step_settings", f"step {number} (log.entries[{index}]) was sent "
+                                 f"with {said}: the replay sends step 1's settings at every step"))
+
+
+_UNSET = object()
+_PER_STEP = ("description", "messages", "system", "tools", "tool_choice", "providers", "loop")  # each said elsewhere
+
+
+def _history_differs(number: int, index: int, before: dict[str, Any], data: dict[str, Any],
+                     notes: list[LedgerEntry]) -> None:
+    """A later call whose history is not the one a loop sends (the previous call's messages, its reply's turn, the
+    results): a message the app added (a reminder, a new user turn), one it changed or left out, another system
+    prompt. The loop sends its own history; the warning names what the recorded call sent besides."""
+    previous, messages = before.get("messages") or [], data.get("messages") or []
+    said = []
+    if data.get("system") != before.get("system"):
+        said.append("another system prompt")
+    kept = messages[:len(previous)] == previous
+    if not kept:
+        at = next((i for i, (a, b) in enumerate(zip(previous, messages)) if a != b), min(len(previous), len(messages)))
+        said.append(f"messages[{at}] not as step {number - 1} sent it")
+    else:
+        added = messages[len(previous):]
+        roles = [m.get("role") for m in added]
+        if not (roles[:1] == ["assistant"] and all(r == "tool" for r in roles[1:])):
+            extra = next((len(previous) + i for i, r in enumerate(roles) if (r != "assistant" if i == 0 else
+                                                                              r != "tool")), len(messages))
+            said.append(f"a {roles[extra - len(previous)]} message at messages[{extra}]" if extra < len(messages)
+                        else f"no turn of step {number - 1}'s reply")
+    if said:
+        notes.append(LedgerEntry("warning", "har.history_differs", f"step {number} (log.entries[{index}]) was sent "
+                                 f"with {' and '.join(said)}, besides step {number - 1}'s history, its reply and the "
+                                 "results: the replay sends the loop's history (step 1's messages, each reply, each "
+                                 "result)"))
+
+
+def _shown(value: Any) -> str:
+    if value is _UNSET:
+        return "not set"
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 80 else text[:79] + "…"
 
 
 def _replies(har: Any, calls: list[Any], imported: list[Any]) -> dict[int, tuple[Any, Any]]:
