@@ -120,6 +120,24 @@ def test_a_file_of_one_call_prints_its_replay_command(files: dict[str, Path], co
     assert "conversation 1, 1 call to" in note and "(log.entries[0])" in note, note  # the cut's only entry
 
 
+def test_an_otlp_trace_of_two_runs_is_refused_in_each_caller_s_words(tmp_path: Path) -> None:
+    """`run --replay` of an OTLP/JSON trace (two exports, one object per line) goes the same way."""
+    from toolchoice.providers.core.model import ToolchoiceError
+    from toolchoice.providers.core.trace_har_replay import replay_file
+
+    traces = ROOT / "tests" / "data" / "traces"
+    path = tmp_path / "two-runs.jsonl"
+    path.write_text("".join(json.dumps(json.loads((traces / name).read_text(encoding="utf-8"))) + "\n" for name in
+                            ("openinference-agno-1.0.15.json", "pydantic-ai-2.68.0.json")), encoding="utf-8")
+    shown = run_cli(["run", "--replay", str(path), "-p", "openai"], env={"COLUMNS": "80"})
+    assert shown.returncode == 2 and "holds 2 runs" in shown.stderr
+    assert "pick one with --trace-id; toolchoice trace FILE lists them" in shown.stderr and "--trace-id" in _options()[0]
+    with pytest.raises(ToolchoiceError) as raised:
+        replay_file(path, None, "openai")
+    assert "pick one with trace_id=; trace_scenario.import_trace(path) lists them" in str(raised.value)
+    assert "trace_id" in inspect.signature(replay_file).parameters and "--" not in str(raised.value)
+
+
 def test_the_python_call_of_one_call_has_its_replay(files: dict[str, Path]) -> None:
     from toolchoice.providers.core import trace_har
     from toolchoice.providers.core.saved_request import SavedScenario

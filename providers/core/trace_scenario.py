@@ -401,7 +401,7 @@ def replay_trace(path: Path, trace_id: str | None, provider: str) -> tuple[Scena
         runs = ", ".join(r.id for r in found)  # type: ignore[union-attr]
         from .errors import named
 
-        raise named((f"{path}: holds {len(found)} runs ({runs})",), "pick one with ", " (", " lists them)",
+        raise named((f"{path}: holds {len(found)} runs ({runs})",), "pick one with ", "; ", " lists them",
                     names=("trace_id", "trace.trace"),  # the command line's words: cli/exits.py _OPTIONS
                     spelling={"trace_id": "trace_id=", "trace.trace": "trace_scenario.import_trace(path)"})
     imported: ImportedTrace = found[0]  # type: ignore[assignment]
