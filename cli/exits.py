@@ -113,7 +113,10 @@ _OPTIONS = {"save_dir": "--save", "provider": "-p", "run.save": "`run --save`",
             # what `trace` says of a folder run --save wrote (saved_request.PYTHON: a Python caller's words)
             "saved.run_save": "run --save", "saved.takers": "render, send and run take", "saved.trace": "toolchoice trace",
             "saved.writers": "proxy, mock or send --save", "saved.sample": "--sample N",
-            "saved.provider_as": "-p "}
+            "saved.provider_as": "-p ",
+            # what run --replay FILE.har says (trace_har_replay.PYTHON: a Python caller's words)
+            "har.trace_id": "--trace-id N", "har.trace": "toolchoice trace FILE.har",
+            "trace.trace": "toolchoice trace FILE"}
 
 
 def option_of(argument: str) -> str:

@@ -104,7 +104,10 @@ def _har(file: Path, sample: Optional[int], provider: Optional[str], format: Tra
         _listing("file", file, "samples", found.rows, "--sample N", format, redact, scenario_out, found.notes,
                  found.replay_lines(), {"replay": found.to_json()["replay"]})
         return
-    _scenario(found.data, found.notes, format, redact, scenario_out, force, f"-p {found.provider}")
+    from toolchoice.providers.core.har_replays import call_lines
+
+    _scenario(found.data, found.notes, format, redact, scenario_out, force, f"-p {found.provider}",
+              call_lines(found.replays))
 
 
 def _listing(source_key: str, file: Path, kind: str, items: list[Any], option: str, format: TraceFormat,
@@ -144,9 +147,10 @@ def _comments(lines: Sequence[tuple[str, bool]]) -> str:
 
 
 def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Redactor,
-              scenario_out: Optional[Path] = None, force: bool = False, then: Optional[str] = None) -> None:
+              scenario_out: Optional[Path] = None, force: bool = False, then: Optional[str] = None,
+              over: Sequence[tuple[str, bool]] = ()) -> None:
     """The scenario on stdout, or in ``scenario_out`` and one line saying so (``then``: the render options it
-    suggests). Its strings are redacted before it is laid out, as ``emit_json`` does: a key redacted in the YAML text
+    suggests; ``over``: the library's lines under the notes in YAML, a HAR's one call's replay command). Its strings are redacted before it is laid out, as ``emit_json`` does: a key redacted in the YAML text
     became ``content: [redacted]``, a list that the scenario reader refuses (or an ``enum`` it reads otherwise)."""
     redact = _found_too(redact, data)
     if format is TraceFormat.json:
@@ -155,7 +159,7 @@ def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Redactor,
         text = redact.document(data, dump=dumps)  # data, then its JSON text, in one pass (output.json_document)
     else:
         lines = "".join(f"# {_line(f'{e.severity} {e.code}: {e.message}')}\n" for e in notes)
-        text = redact.text(lines + yaml_text(redact.data(data)))
+        text = redact.text(lines + _comments(over) + yaml_text(redact.data(data)))
     if scenario_out is None:  # JSON text takes JSON's escapes (write's \U000e0041 is none: the document would not read)
         (write_json if format is TraceFormat.json else write)(text)
         return

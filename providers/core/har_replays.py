@@ -120,3 +120,10 @@ def replay_lines(replays: tuple[Replay, ...]) -> list[tuple[str, bool]]:
         lines.append((f"  and {more} more: --trace-id N with its API's -p (trace FILE -f json lists each command)",
                       False))
     return lines
+
+
+def call_lines(replays: tuple[Replay, ...]) -> list[tuple[str, bool]]:
+    """The words ``trace FILE.har`` puts above a file's one call's scenario (``SavedScenario.replays``), as
+    ``replay_lines``' (text, whole) lines: the command that replays it, whole; none where it cannot be replayed."""
+    return [("to replay this call offline as run's loop:", False), *((f"  {r.command}", True) for r in replays
+                                                                       if r.command)] if replays else []

@@ -55,6 +55,9 @@ class SavedScenario(NamedTuple):
     notes: list[LedgerEntry]
     provider: str
     file: Path
+    # a HAR's one provider call (trace_har.import_har without a sample): how run --replay replays it (a
+    # har_replays.Replay, none where it cannot be), as a Listing's conversations
+    replays: tuple[Any, ...] = ()
 
 
 def is_saved(path: Path) -> bool:

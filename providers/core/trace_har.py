@@ -442,13 +442,9 @@ def import_har(path: str | os.PathLike[str], sample: int | None = None, provider
     if sample is None and len(har.calls) > 1:
         har = _shown(har, har.calls[:LISTED])
         steps = follow(exchanges(har, har.calls[:LISTED]))  # the calls' steps, as the mock follows a session
-        from .har_replays import grouped, replays
-
-        replayed = replays(har, *grouped(har.calls[:LISTED], steps), provider,
-                           lambda api: _regrouped(har.file, api), lambda call: _first_streamed(har, call))
         return _redacted(har, Listing([describe(har, c, steps.get(c.sample)) if c.sample <= LISTED
                                        else {"sample": c.sample, "entry": c.index} for c in har.calls], notes(har),
-                                      tuple(replayed)))
+                                      _replays(har, steps, provider)))
     number = 1 if sample is None else sample
     if not 1 <= number <= len(har.calls):
         raise ToolchoiceError(f"{path}: no sample {number} (the HAR holds {len(har.calls)} provider call"
@@ -456,11 +452,20 @@ def import_har(path: str | os.PathLike[str], sample: int | None = None, provider
     har = _shown(har, har.calls[max(0, number - LISTED):number])
     saved = import_call(har, har.calls[number - 1])
     # what broke between it and the calls before it (the LISTED calls up to it: a sample of a huge file stays cheap)
-    step = follow(exchanges(har, har.calls[max(0, number - LISTED):number])).get(number)
-    if step is not None and step.findings:
+    steps = follow(exchanges(har, har.calls[max(0, number - LISTED):number]))
+    if (step := steps.get(number)) is not None and step.findings:
         saved = saved._replace(notes=[*saved.notes, *(LedgerEntry(f["severity"], f["code"], f["message"])
                                                       for f in step.findings)])
+    if sample is None:  # the file's one call: how run --replay replays it (none where it cannot), as a listing says
+        saved = saved._replace(replays=tuple(r for r in _replays(har, steps, provider) if r.command))
     return _redacted(har, saved)
+
+
+def _replays(har: Har, steps: dict[int, Any], provider: str | None) -> tuple[Replay, ...]:
+    from .har_replays import grouped, replays
+
+    return tuple(replays(har, *grouped(har.calls[:LISTED], steps), provider, lambda api: _regrouped(har.file, api),
+                         lambda call: _first_streamed(har, call)))
 
 
 def exchanges(har: Har, calls: list[Call]) -> Iterator[Any]:
@@ -617,11 +622,11 @@ def _redacted(har: Har, value: Any) -> Any:
     if isinstance(value, dict):
         return redactor.data(value)
     said = [n._replace(message=redactor.text(n.message)) for n in value.notes]  # a path quoted by har.unknown_host
-    if isinstance(value, Listing):  # its rows are redacted one by one (describe); the replays quote the file's path
-        return value._replace(notes=said, replays=tuple(r._replace(
-            command=None if r.command is None else redactor.text(r.command),
-            problem=None if r.problem is None else redactor.text(r.problem)) for r in value.replays))
-    return value._replace(data=redactor.data(value.data), notes=said)
+    replays = tuple(r._replace(command=None if r.command is None else redactor.text(r.command),  # the file's path
+                               problem=None if r.problem is None else redactor.text(r.problem)) for r in value.replays)
+    if isinstance(value, Listing):  # its rows are redacted one by one (describe)
+        return value._replace(notes=said, replays=replays)
+    return value._replace(data=redactor.data(value.data), notes=said, replays=replays)
 
 
 @functools.lru_cache(maxsize=2)

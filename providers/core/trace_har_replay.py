@@ -19,7 +19,18 @@ from typing import Any
 
 from .model import LedgerEntry, Scenario, ToolchoiceError
 
-_HINT = "toolchoice trace FILE.har lists them"
+# a Python caller's words for what the command line says with its options and commands (cli/exits.py _OPTIONS:
+# --trace-id, -p, `toolchoice trace FILE.har`): the errors below name these (errors.named), the command line its own
+PYTHON = {"trace_id": "trace_id=", "har.trace_id": 'trace_id="N"', "provider": "provider=",
+          "har.trace": "trace_har.import_har(path)"}
+_LISTS = " lists them"  # the hint's tail, after what lists the conversations ("har.trace")
+
+
+def _error(said: str, *hint_parts: str, names: tuple[str, ...]) -> ToolchoiceError:
+    """The error whose hint names arguments: a Python caller's words (``PYTHON``), the command line's options."""
+    from .errors import named
+
+    return named((said,), *hint_parts, names=names, spelling=PYTHON)
 
 
 def replay_file(path: str | os.PathLike[str], trace_id: str | None, provider: str) -> tuple[Scenario, Any]:
@@ -58,8 +69,8 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     for call in unread:  # a call that does not read belongs to no conversation: a step replayed without it would be
         import_call(har, call)  # silently missing; its import says why, naming its entry
     if unread:
-        raise ToolchoiceError(f"{where(path, unread[0].index)}: the request does not read as {unread[0].provider}'s, "
-                              "so its conversation is not known", hint=_HINT)
+        raise _error(f"{where(path, unread[0].index)}: the request does not read as {unread[0].provider}'s, so its "
+                     "conversation is not known", "", _LISTS, names=("har.trace",))
     number = _chosen(path, conversations, trace_id)
     calls = conversations[number]
     apis = _apis(calls)
@@ -123,8 +134,8 @@ def _chosen(path: Path, conversations: dict[int, list[Any]], trace_id: str | Non
     if trace_id is not None:
         wanted = trace_id.strip().removeprefix("conversation").strip()
         if not wanted.isdigit() or int(wanted) not in conversations:
-            raise ToolchoiceError(f"{path}: no conversation {json.dumps(trace_id[:40])}; it holds {held}",
-                                  hint=f"give --trace-id one of those numbers; {_HINT}")
+            raise _error(f"{path}: no conversation {json.dumps(trace_id[:40])}; it holds {held}", "give ",
+                         " one of those numbers; ", _LISTS, names=("trace_id", "har.trace"))
         return int(wanted)
     if len(conversations) == 1:
         return next(iter(conversations))
@@ -133,10 +144,13 @@ def _chosen(path: Path, conversations: dict[int, list[Any]], trace_id: str | Non
         for api in _apis(cs):
             apis.setdefault(api, []).append(n)
     if len(apis) > 1:
-        raise ToolchoiceError(f"{path}: its calls go to {len(apis)} APIs ({_said(apis, 'conversation')}): one -p "
-                              "per API", hint=f"replay a conversation with --trace-id N and its API's -p; {_HINT}")
-    raise ToolchoiceError(f"{path}: holds {len(conversations)} conversations: {held}",
-                          hint=f"pick one with --trace-id N; {_HINT}")
+        from .errors import named
+
+        raise named((f"{path}: its calls go to {len(apis)} APIs ({_said(apis, 'conversation')}): one ", " per API"),
+                    "replay a conversation with ", " and its API's ", "; ", _LISTS,
+                    names=("provider", "har.trace_id", "provider", "har.trace"), spelling=PYTHON)
+    raise _error(f"{path}: holds {len(conversations)} conversations: {held}", "pick one with ", "; ", _LISTS,
+                 names=("har.trace_id", "har.trace"))
 
 
 def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call: Any

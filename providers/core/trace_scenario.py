@@ -399,8 +399,11 @@ def replay_trace(path: Path, trace_id: str | None, provider: str) -> tuple[Scena
     found = import_trace(path, trace_id)
     if not isinstance(found[0], ImportedTrace):
         runs = ", ".join(r.id for r in found)  # type: ignore[union-attr]
-        raise ToolchoiceError(f"{path}: holds {len(found)} runs ({runs})",
-                              hint="pick one with --trace-id (toolchoice trace FILE lists them)")
+        from .errors import named
+
+        raise named((f"{path}: holds {len(found)} runs ({runs})",), "pick one with ", "; ", " lists them",
+                    names=("trace_id", "trace.trace"),  # the command line's words: cli/exits.py _OPTIONS
+                    spelling={"trace_id": "trace_id=", "trace.trace": "trace_scenario.import_trace(path)"})
     imported: ImportedTrace = found[0]  # type: ignore[assignment]
     notes = list(imported.notes)
     family = family_of(provider)
