@@ -24,8 +24,9 @@ def _bare(word: str) -> str:
     return word.strip(",;:.()[]'`\"")
 
 
-# a text preview (run's text answer in its calls cell) takes at most this many lines of the width its cell gets, and
-# is measured this long when the layout is chosen (the layouts stay as they were when it was cut to 30 characters)
+# a text preview (run's text answer in its calls cell) takes at most this many lines of the width its cell gets (more
+# in a column too narrow for _PREVIEW_LAYOUT characters in them), and is measured _PREVIEW_LAYOUT long when the layout
+# is chosen (the layouts stay as they were when it was cut to 30 characters)
 PREVIEW_LINES = 2
 _PREVIEW_LAYOUT = 40  # `(no call) ` and 30 characters
 
@@ -44,6 +45,8 @@ def preview_cut(text: str, width: int, lines: int = PREVIEW_LINES) -> str:
         return text
     kept = wrapped[:lines]
     last = kept[-1]
+    if cell_len(last) >= width and " " in last:  # no room for "…": after the word before
+        last = last.rsplit(" ", 1)[0]
     kept[-1] = last + ELLIPSIS if cell_len(last) < width else shortened(last, width)
     return " ".join(kept)
 
@@ -54,8 +57,9 @@ def _previews_cut(rows: list[list[Any]], columns: dict[int, int], preview: Any,
     ``PREVIEW_LINES`` lines of its width; ``layout``: to that many characters, as the layout measures it."""
     from .call_lines import shortened
 
-    def cut(line: str, width: int) -> str:
-        return shortened(line, width) if layout else preview_cut(line, width)
+    def cut(line: str, width: int) -> str:  # in a narrow column, as many lines as hold what the layout measured
+        return shortened(line, width) if layout else preview_cut(line, width, max(PREVIEW_LINES,
+                                                                                  -(-_PREVIEW_LAYOUT // max(width, 1))))
 
     return [[("\n".join(cut(line, columns[i]) if preview.match(line) else line
                         for line in cell.split("\n")) if i in columns and isinstance(cell, str) else cell)

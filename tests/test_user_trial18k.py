@@ -256,3 +256,38 @@ def test_compare_sends_text_answer_says_where_it_is_cut(sent: dict[str, str]) ->
     assert cell.startswith("(text) Order A-17") and cell.endswith("…"), cell
     shown = cell.removeprefix("(text) ")[:-1]
     assert LONG.startswith(shown) and LONG[len(shown)] == " " and len(shown) <= 60, cell
+
+
+@pytest.mark.parametrize("width", [12, 19, 21, 33, 56])
+def test_a_preview_cut_to_its_lines_is_drawn_in_them_by_the_printer(width: int) -> None:
+    """table_fit.preview_cut's lines are the printer's: rich wraps what it kept in at most the lines it was cut to,
+    none wider than the cell, and what it kept is the answer's start, up to a word, then "…"."""
+    import io
+
+    from rich.console import Console
+
+    from toolchoice.cli.table_fit import preview_cut
+
+    for text in (LONG, "(no call) " + LONG, "toolchoice mock: a text answer (no tool call)."):
+        for lines in (1, 2, 3):
+            kept = preview_cut(text, width, lines)
+            console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
+            console.print(kept, overflow="fold")
+            drawn = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+            assert len(drawn) <= max(lines, 1) and all(len(line) <= width for line in drawn), (kept, drawn)
+            if kept != text:
+                assert kept.endswith("…") and text.startswith(kept[:-1]), kept
+                assert text[len(kept) - 1] == " " or " " not in kept, kept  # after a word, where one was kept
+
+
+def test_what_the_provider_ran_goes_on_under_its_label_at_60_columns() -> None:
+    """Anthropic's recorded tool search reply (tests/data/responses/anthropic, SOURCES.md there): `run by the provider
+    tool_search tool_search_tool_regex` went on at the line's start with `loaded get_temp_data`, as the text did."""
+    reply = ROOT / "tests" / "data" / "responses" / "anthropic" / "anthropic-tool-search-regex.json"
+    done = run_cli(["parse", str(reply), "-p", "anthropic"], env=_env(60))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("run by the provider  "))
+    assert lines[first + 1] == "    loaded get_temp_data", lines
+    assert lines[first + 2].startswith("text  ") and lines[first + 3].startswith(" " * 6 + "to get the weather"), lines
+    assert all(len(line) <= 60 for line in lines)
