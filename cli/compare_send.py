@@ -27,8 +27,23 @@ def _calls_text(reply: Reply) -> str:
     if reply.choices:  # n > 1: each choice's calls (core/choices.py)
         return "\n".join(f"choice {i}: {_calls_text(choice)}" for i, choice in enumerate(reply.choices))
     if not reply.tool_calls:
-        return f"(text) {reply.text[:60]}" if reply.text else "(no call, no text)"
+        return f"(text) {_text_cut(reply.text)}" if reply.text else "(no call, no text)"
     return _call_parts(reply)
+
+
+TEXT_SHOWN = 60  # characters of a text answer in the calls cell (the whole is in -f json)
+
+
+def _text_cut(text: str) -> str:
+    """A text answer on one line, cut after a word with "…" past ``TEXT_SHOWN`` (it was cut at the 60th character
+    with no mark: `refund of 42.00` read as the whole answer)."""
+    text = " ".join(text.split())
+    if len(text) <= TEXT_SHOWN:
+        return text
+    kept = text[:TEXT_SHOWN - 1]  # and "…"
+    if text[len(kept)] != " ":  # inside a word: after the last whole one
+        kept = kept.rsplit(" ", 1)[0] if " " in kept else kept
+    return kept.rstrip() + "…"
 
 
 def _call_parts(reply: Reply, begun: bool = False) -> str:

@@ -104,9 +104,11 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
             lead = 2 if i else 0  # a call broken over lines starts a line of its own: "· calls name("
             block, below = None, False  # below: its lines start under its label (its name too long beside it)
             json, is_prose = call == "json", call in ("prose", "mixed")
-            if call == "pair":  # each half's spaces held: a break only between the halves (same length: styles stay)
-                value, call = value.copy(), False
-                value.plain = " / ".join(half.replace(" ", held_space) for half in value.plain.split(" / "))
+            if call == "pair":  # each half's spaces held: a break only between the halves (same length: styles stay),
+                value, call = value.copy(), False  # and none where the label and the pair fit a line together
+                whole = cell_len(f"{label} {value.plain}") <= inner
+                value.plain = (value.plain.replace(" ", held_space) if whole else
+                               " / ".join(half.replace(" ", held_space) for half in value.plain.split(" / ")))
             broken = (lambda text, room: _prose_block(text, inner, room, call == "mixed")) if is_prose else (
                 lambda text, room: _call_block(text, inner, room, json))
             if call and inner > 1 and not value.spans:

@@ -50,18 +50,24 @@ def _choice(value: Any) -> str:
     return word_or_json(value)
 
 
-def _calls(record: Any) -> str:
+# a text answer's preview in the calls cell: `(no call) TEXT`, TEXT cut to 30 characters (markdown), or to
+# PREVIEW_MOST for the tables, which cut it again to the lines its cell has room for (table_fit.preview_cut)
+TEXT_SHOWN, PREVIEW_MOST = 30, 300
+NO_CALL = re.compile(r"(?:choice \d+: )?\(no call\) ")  # the lines of a calls cell that are such a preview
+
+
+def _calls(record: Any, text_most: int = TEXT_SHOWN) -> str:
     """The reply's calls, one a line: each function call with its arguments, then each call the provider ran
     itself (an MCP call, a program, a tool search: ``sample_view.server_call_text``, as send shows them)."""
     reply = record.reply
     if reply is None:
         return "–"
     if reply.choices:  # n > 1: each choice's calls, as compare --send's cell (core/choices.py)
-        return "\n".join(f"choice {i}: {_reply_calls(choice)}" for i, choice in enumerate(reply.choices))
-    return _reply_calls(reply)
+        return "\n".join(f"choice {i}: {_reply_calls(choice, text_most)}" for i, choice in enumerate(reply.choices))
+    return _reply_calls(reply, text_most)
 
 
-def _reply_calls(reply: Any) -> str:
+def _reply_calls(reply: Any, text_most: int) -> str:
     from .call_lines import arguments_cut
     from .sample_view import CALLS_SHOWN  # the pretty reply view's cap: a step of 30,000 calls, one cell a line
 
@@ -76,7 +82,7 @@ def _reply_calls(reply: Any) -> str:
 
         parts.extend(_short(server_call_text(call), 60) for call in reply.server_calls)
     if not parts:
-        return "(no call)" + (f" {_short(reply.text, 30)}" if reply.text else "")
+        return "(no call)" + (f" {_short(reply.text, text_most)}" if reply.text else "")
     return "\n".join(parts)
 
 
@@ -139,9 +145,9 @@ def _requested(choice: Any) -> str:
     return choice.mode
 
 
-def step_rows(run: Any) -> list[list[str]]:
+def step_rows(run: Any, text_most: int = TEXT_SHOWN) -> list[list[str]]:
     return [[str(r.number), _requested(r.scenario.tool_choice),
-             _choice(r.translation.effective_tool_choice), _calls(r), _verdict(r), _latency(r), _tokens(r)]
+             _choice(r.translation.effective_tool_choice), _calls(r, text_most), _verdict(r), _latency(r), _tokens(r)]
             for r in run.steps]
 
 
@@ -219,12 +225,13 @@ def print_loop(console: Any, run: Any, replayed: bool = False) -> None:
     console.rule(Text.assemble((run.provider, "bold"), f" · {title} · loop {run.index}"
                                + (" · replayed" if replayed else "")))
     rows = []
-    for row, record in zip(step_rows(run), run.steps):
+    for row, record in zip(step_rows(run, PREVIEW_MOST), run.steps):
         style = "green" if record.verdict and record.verdict["obeyed"] else "red"
         rows.append([*row[:4], Text(row[4], style=style), *row[5:]])
     console.print(fitted_table(console.width, STEP_HEADERS, rows, right=("step", "latency"), caps=STEP_CAPS, calls=("calls",),
                                jsons=("on the wire",), prose=("verdict",),  # a refusal quoting JSON
-                               short={"tool_choice": "choice", "on the wire": "wire"}, pairs=("tokens",)))
+                               short={"tool_choice": "choice", "on the wire": "wire"}, pairs=("tokens",),
+                               preview=NO_CALL))  # a text answer takes the lines its cell has room for
     for number, severity, code, message in _same_merged(_repeats_merged(notes(run))):
         label = f"  steps {number} " if "-" in str(number) else f"  step {number} "
         if code.startswith(("trace.", "har.", "saved.")):  # an imported trace's (a HAR's) note, on every step's
@@ -254,11 +261,12 @@ def print_side_by_side(console: Any, runs: list[Any], providers: list[str]) -> N
         cells = []
         for p in providers:
             run = by[p]
-            cells.append(f"{_verdict(run.steps[n])}\n{_calls(run.steps[n])}" if n < len(run.steps) else "–")  # ended before
+            cells.append(f"{_verdict(run.steps[n])}\n{_calls(run.steps[n], PREVIEW_MOST)}" if n < len(run.steps)
+                         else "–")  # ended before
         rows.append([str(n + 1), *cells])
     rows.append(["end", *[_ended(by[p]).removeprefix("ended: ") for p in providers]])
     console.print(fitted_table(console.width, ["step", *providers], rows, right=("step",), title="per-step verdicts",
-                               calls=tuple(providers), prose=tuple(providers)))
+                               calls=tuple(providers), prose=tuple(providers), preview=NO_CALL))
 
 
 def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = None) -> None:

@@ -106,10 +106,11 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
     elif reply.error is None:
         console.print(Text("no tool calls", style="dim"))
     if reply.server_calls:  # what the provider ran itself: MCP calls, programs, tool searches
-        console.print(Text.assemble(("run by the provider  ", "bold"),
-                                    "; ".join(server_call_text(c) for c in reply.server_calls)))
+        console.print(hanging(console, Text("run by the provider  ", style="bold"),
+                              "; ".join(server_call_text(c) for c in reply.server_calls)))
     if reply.text:
-        console.print(Text.assemble(("text  ", "bold"), shown_head(reply.text, REPLY_TEXT_SHOWN, "text")))
+        # its lines under the text, not under the label at the line's start (as run's final answer)
+        console.print(hanging(console, Text("text  ", style="bold"), shown_head(reply.text, REPLY_TEXT_SHOWN, "text")))
     facts = []
     if reply.finish_reason:
         facts.append(f"finish_reason {reply.finish_reason}")

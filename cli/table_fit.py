@@ -24,10 +24,53 @@ def _bare(word: str) -> str:
     return word.strip(",;:.()[]'`\"")
 
 
+# a text preview (run's text answer in its calls cell) takes at most this many lines of the width its cell gets (more
+# in a column too narrow for _PREVIEW_LAYOUT characters in them), and is measured _PREVIEW_LAYOUT long when the layout
+# is chosen (the layouts stay as they were when it was cut to 30 characters)
+PREVIEW_LINES = 2
+_PREVIEW_LAYOUT = 40  # `(no call) ` and 30 characters
+
+
+def preview_cut(text: str, width: int, lines: int = PREVIEW_LINES) -> str:
+    """``text`` (one line of prose) cut at a space so it wraps in at most ``lines`` lines of ``width`` cells (the
+    printer's greedy wrap), "…" after the last word kept; as it is where it fits."""
+    import textwrap
+
+    from .call_lines import ELLIPSIS, cell_len, shortened
+
+    if width < 2 or cell_len(text) <= width:
+        return text
+    wrapped = textwrap.wrap(text, width, break_on_hyphens=False)
+    if len(wrapped) <= lines and all(cell_len(line) <= width for line in wrapped):
+        return text
+    kept = wrapped[:lines]
+    last = kept[-1]
+    if cell_len(last) >= width and " " in last:  # no room for "…": after the word before
+        last = last.rsplit(" ", 1)[0]
+    kept[-1] = last + ELLIPSIS if cell_len(last) < width else shortened(last, width)
+    return " ".join(kept)
+
+
+def _previews_cut(rows: list[list[Any]], columns: dict[int, int], preview: Any,
+                  layout: bool = False) -> list[list[Any]]:
+    """``rows`` with each line of a str cell in ``columns`` (index: width) that ``preview`` matches cut to
+    ``PREVIEW_LINES`` lines of its width; ``layout``: to that many characters, as the layout measures it."""
+    from .call_lines import shortened
+
+    def cut(line: str, width: int) -> str:  # in a narrow column, as many lines as hold what the layout measured
+        return shortened(line, width) if layout else preview_cut(line, width, max(PREVIEW_LINES,
+                                                                                  -(-_PREVIEW_LAYOUT // max(width, 1))))
+
+    return [[("\n".join(cut(line, columns[i]) if preview.match(line) else line
+                        for line in cell.split("\n")) if i in columns and isinstance(cell, str) else cell)
+             for i, cell in enumerate(row)] for row in rows]
+
+
 def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None = None,
                  right: tuple[str, ...] = (), title: str | None = None, lines: bool = False,
                  word_cap: int = _WORD_CAP, caps: dict[str, int] | None = None, calls: tuple[str, ...] = (),
-                 jsons: tuple[str, ...] = (), prose: tuple[str, ...] = (), pairs: tuple[str, ...] = ()) -> Any:
+                 jsons: tuple[str, ...] = (), prose: tuple[str, ...] = (), pairs: tuple[str, ...] = (),
+                 preview: Any = None) -> Any:
     """A table whole at ``width``: bordered under its headers where rich lays it out with every header word
     and cell word unbroken; else without side borders, under the ``short`` headers, words unbroken where that
     fits; else one row a record, each value after its header. ``right``: the right-justified columns; ``lines``:
@@ -41,7 +84,10 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     JSON, only between its members (``prose_lines``) where they quote it; a column in ``calls`` and ``prose``: each
     line holding a call broken as a call, each other as prose (run's side-by-side verdicts); ``pairs``: the columns
     whose cells are two halves joined by " / " (run's tokens, ``in 48 / out 19``), each half on a line of its own
-    under the short headers, so the column is as narrow as its wider half there, and whole on one line elsewhere."""
+    under the short headers, so the column is as narrow as its wider half there, and whole on one line elsewhere;
+    ``preview``: a pattern for the lines of the ``calls`` columns that are a text's preview (run's `(no call) TEXT`),
+    each cut to ``PREVIEW_LINES`` lines of the width its cell gets once the layout is chosen (one record a row: of a
+    record's line), the layout chosen as if it were ``_PREVIEW_LAYOUT`` characters long."""
     import io
 
     from rich import box as boxes
@@ -51,6 +97,10 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     from .table_draw import laid_out_width
 
     rows = [[visible(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]  # measured as shown
+    whole_rows = rows  # the previews as long as they came, cut to the room once the layout is chosen
+    at_previews = [i for i, header in enumerate(headers) if header in calls] if preview is not None else []
+    if at_previews:
+        rows = _previews_cut(rows, {i: _PREVIEW_LAYOUT for i in at_previews}, preview, layout=True)
 
     def longest(value: Any, cap: int = word_cap) -> int:
         """The widest word that decides the layout: up to ``cap``, or a name of any width a record's line holds (a
@@ -135,10 +185,11 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         if widths is None:
             return table
         inner = {i: widths[i] for i in at}
+        cells = _previews_cut(whole_rows, {i: inner[i] for i in at_previews}, preview) if at_previews else rows
         changed = [[prose_broken(cell, inner[i], headers[i] in calls) if i in inner and headers[i] in prose
                      else broken(cell, inner[i], headers[i] in jsons) if i in inner and isinstance(cell, str)
                      and (headers[i] in calls or headers[i] in jsons) else cell
-                     for i, cell in enumerate(row)] for row in rows]
+                     for i, cell in enumerate(row)] for row in cells]
         changed = [[units_held(cell, inner[i]) if i in inner and headers[i] not in calls and headers[i] not in jsons
                      else cell for i, cell in enumerate(row)] for row in changed]
         if changed == rows:
@@ -159,5 +210,8 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     # one row a record, each value after its header, a label kept with the start of its value (record_rows)
     from .record_rows import record_table
 
+    if at_previews:  # a record's lines, less the label before it
+        rows = _previews_cut(whole_rows, {i: width - 4 - len((short or {}).get(headers[i], headers[i])) - 1
+                                          for i in at_previews}, preview)
     return record_table(width, headers, rows, short=short, title=title, calls=calls, jsons=jsons, prose=prose,
                         pairs=pairs)

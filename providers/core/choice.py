@@ -11,6 +11,7 @@ written on the one API that has them, refused elsewhere: ``NATIVE_FORMS``) | upp
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from .model import ToolChoice, ToolchoiceError, quoted
@@ -26,6 +27,51 @@ def did_you_mean(word: str, options: list[str] | tuple[str, ...]) -> str | None:
 
     match = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f"did you mean {match[0]}?" if match else None
+
+
+# verbs tool names use for the same kind of act (`get_order` beside `lookup_order`): a name's verb counts as shared
+# with a candidate's of the same kind, weaker than a shared noun
+_VERBS = {word: kind for kind, words in (
+    ("read", "get fetch lookup look find read retrieve query search list show describe load check view"),
+    ("create", "create add insert new make post"), ("update", "update edit modify set patch change put write"),
+    ("delete", "delete remove rm del destroy drop")) for word in words.split()}
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")  # get_order, getOrder, HNA_NEWS.search
+
+
+def _words(name: str) -> set[str]:
+    """A tool name's words (split on _ . - / and case), a plural as its singular; a verb as its kind and as itself."""
+    out = set()
+    for word in _WORD.findall(name):
+        word = word.lower()
+        if word in _VERBS:
+            out |= {f"verb:{_VERBS[word]}", f"verb={word}"}
+        else:
+            out.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+    return out
+
+
+def tool_did_you_mean(name: str, tool_names: list[str] | tuple[str, ...]) -> str | None:
+    """The declared tool ``name`` likely meant: one a typo away (difflib, 0.8 and none as close); else the tool that
+    shares most of its words (a noun 2, a verb of the same kind 1 and the same verb 1 more: `get_order` is
+    lookup_order, not refund_order, which difflib ranks first), named where one is clearly first, listed where two or
+    three tie; else difflib's."""
+    import difflib
+
+    options = list(tool_names)
+    close = difflib.get_close_matches(name, options, n=2, cutoff=0.8)
+    if len(close) == 1:
+        return f"did you mean {close[0]}?"
+    words = _words(name)
+    nouns = {w for w in words if not w.startswith("verb")}
+    scored = sorted(((2 * len(nouns & other) + len((words - nouns) & other), tool) for tool in options
+                     if nouns & (other := _words(tool))), key=lambda pair: -pair[0])
+    if scored:
+        best = [tool for score, tool in scored if score == scored[0][0]]
+        if len(best) == 1:
+            return f"did you mean {best[0]}?"
+        if len(best) <= 3:
+            return f"did you mean {', '.join(best[:-1])} or {best[-1]}?"
+    return did_you_mean(name, options)
 
 
 def parse_tool_choice(value: Any, tool_names: tuple[str, ...], fail: Fail | None = None) -> ToolChoice | None:
@@ -68,7 +114,7 @@ def _declared(name: Any, tool_names: tuple[str, ...], fail: Fail, known: Any = N
                    f"name a declared tool: {', '.join(tool_names)}" if tool_names else "declare the tool under tools:")
     if name not in (tool_names if known is None else known):
         declared = ", ".join(tool_names) if tool_names else "none"
-        hint = did_you_mean(name, tool_names) or (did_you_mean(name.lower(), ("auto", "none", "required"))
+        hint = tool_did_you_mean(name, tool_names) or (did_you_mean(name.lower(), ("auto", "none", "required"))
                                                   if bare else None)
         raise fail(f"tool_choice names '{name}', which is not a declared tool (declared: {declared})",
                    hint or "declare it under tools:, or use auto, none, required or {tool: NAME}")

@@ -23,7 +23,7 @@ from .error_keys import says_no_key
 from .redaction import MIN_SECRET_LENGTH, key_header, key_shapes
 from .request_parts import HEADER_NAME, SCHEME, SCHEMED_PLACEHOLDER, http_url_fault
 from .scenario_loop import read_loop
-from .scenario_messages import read_messages
+from .scenario_messages import read_messages, read_system, refuse_gemini_system_key
 from .yaml_input import (Loc as _Loc, Reader as _Reader, composed, key_node as _key_node, read_text,
                          refuse_yaml11_choice, show as _show)
 
@@ -84,6 +84,7 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
         key = next((k for k in keys if k.value in _TOOL_FILE_KEYS), None)
         if key is not None:
             raise r.loc(key).fail(f"unknown key '{key.value}' in the scenario", _TOOL_FILE_HINT)
+    refuse_gemini_system_key(r, root)
     top = r.mapping(root, "the scenario", TOP_KEYS)
     tools, written_empty, notes, native = _tools(r, top.get("tools"))
     names = tuple(t.name for t in tools)
@@ -96,7 +97,7 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
                                    lambda m, h=None: loc.fail(m, h))
 
     messages, leading = read_messages(r, top.get("messages"))
-    system = r.string(top["system"], "system", empty_ok=True) if "system" in top and r.value(top["system"]) is not None else None
+    system = read_system(r, top["system"]) if "system" in top and r.value(top["system"]) is not None else None
     system_role = "system"
     if leading:
         if system is not None:

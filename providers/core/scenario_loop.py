@@ -8,7 +8,7 @@ import json
 import yaml
 
 from . import limits
-from .choice import did_you_mean, parse_tool_choice
+from .choice import did_you_mean, parse_tool_choice, tool_did_you_mean
 from .model import LoopResult, LoopSpec, LoopStep, Tool, ToolChoice
 from .yaml_input import Reader as _Reader, refuse_yaml11_choice, show as _show
 
@@ -50,7 +50,8 @@ def read_loop(r: _Reader, node: yaml.Node, tools: tuple[Tool, ...]) -> LoopSpec:
             name = key_node.value
             tool = next((t for t in tools if t.name == name), None)
             if tool is None:
-                hint = did_you_mean(name, names) or (f"declared tools: {', '.join(names)}" if names else "declare it under tools:")
+                hint = tool_did_you_mean(name, names) or (f"declared tools: {', '.join(names)}" if names
+                                                           else "declare it under tools:")
                 raise r.loc(key_node).fail(f"loop.results has an entry for '{name}', which is not a declared tool", hint)
             results[name] = _loop_result(r, entries[name], tool, allow_list=True)
     policy = {key: read_word(r, fields[key], key, words) for key, words in (("narrow", NARROW), ("after_call", AFTER_CALL))
@@ -67,7 +68,8 @@ def _loop_step(r: _Reader, node: yaml.Node, number: int, names: tuple[str, ...])
         for item in r.sequence(fields["tools"], f"loop.steps[{number}].tools"):
             name = r.string(item, "a tool name")
             if name not in names:
-                hint = did_you_mean(name, names) or (f"declared tools: {', '.join(names)}" if names else "declare it under tools:")
+                hint = tool_did_you_mean(name, names) or (f"declared tools: {', '.join(names)}" if names
+                                                           else "declare it under tools:")
                 raise r.loc(item).fail(f"loop step {number} offers '{name}', which is not a declared tool", hint)
             offered_list.append(name)
         offered = tuple(offered_list)
@@ -107,7 +109,7 @@ def _loop_stop(r: _Reader, node: yaml.Node, names: tuple[str, ...]) -> tuple[str
         name = r.string(fields["tool"], "loop.stop.tool")
         if name not in names:
             # the stop tool is the scenario's own: the model is offered it and calls it when done (nothing built in)
-            hint = did_you_mean(name, names) or (
+            hint = tool_did_you_mean(name, names) or (
                 f"declare it under tools: (- {{name: {name}, description: Call when done, parameters: {{type: object, "
                 f"properties: {{answer: {{type: string}}}}}}}}), or end on a text answer: stop: {{when: no_tool_call}}; "
                 f"declared tools: {', '.join(names) or 'none'}")

@@ -27,6 +27,37 @@ _BLOCKS_HINT = ("write the text as content: \"...\", a tool_use as the assistant
                 "[{id: call_1, name: NAME, arguments: {...}}], a tool_result as {role: tool, tool_call_id: call_1, "
                 "content: ...}; or convert a request your agent sent: toolchoice trace REQUEST.json -p PROVIDER "
                 "(docs/traces.md, \"A saved request as a scenario\")")
+# the system prompt pasted as an API takes it: Gemini's {parts: [{text}]} (its systemInstruction), Anthropic's blocks
+_SYSTEM_FORMS = {"parts": ("Gemini", "gemini"), "blocks": ("Anthropic", "anthropic")}
+GEMINI_SYSTEM_KEYS = ("systemInstruction", "system_instruction")  # generateContent's top-level key for it
+
+
+def _system_hint(provider: str, message: bool) -> str:
+    written = ('content: "..." or as the top-level system: "..."' if message else
+               'system: "..." or as a first message {role: system, content: "..."}')
+    return (f"write the text as {written}; or convert a request your agent sent: toolchoice trace REQUEST.json "
+            f"-p {provider} (docs/traces.md, \"A saved request as a scenario\")")
+
+
+def refuse_gemini_system_key(r: _Reader, root: yaml.Node) -> None:
+    """Gemini's ``systemInstruction:`` at a scenario's top: said as the scenario's ``system:``."""
+    for key in GEMINI_SYSTEM_KEYS:
+        if (node := _key_node(root, key)) is not None:
+            raise r.loc(node).fail(f"unknown key '{key}' in the scenario (Gemini's system instruction)",
+                                   _system_hint("gemini", message=False))
+
+
+def read_system(r: _Reader, node: yaml.Node) -> str:
+    """The top-level ``system:`` text; Gemini's ``{parts: [...]}`` or a list of text blocks there is said as what it
+    is, with the way to write it."""
+    value = r.value(node)
+    form = ("parts" if isinstance(value, dict) and "parts" in value else
+            "blocks" if isinstance(value, list) and any(isinstance(b, dict) for b in value) else None)
+    if form is not None:
+        title, provider = _SYSTEM_FORMS[form]
+        shape = "{parts: [...]}" if form == "parts" else "a list of content blocks"
+        raise r.loc(node).fail(f"system is text, not {shape} ({title}'s form)", _system_hint(provider, message=False))
+    return r.string(node, "system", empty_ok=True)
 
 
 def _text(r: _Reader, node: yaml.Node, role: str) -> str:
@@ -62,6 +93,9 @@ def read_messages(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Message, ..
             if messages:
                 raise r.loc(fields["role"]).fail(f"a {role} message after the conversation started",
                                                  f"put {role} messages first, or use the top-level system: key")
+            if "parts" in fields and "content" not in fields:  # Gemini's {parts: [{text}]}, its systemInstruction
+                raise r.loc(_key_node(item, "parts") or fields["parts"]).fail(
+                    f"a {role} message with parts (Gemini's form)", _system_hint("gemini", message=True))
             only_keys(r, item, ("role", "content"), f"a {role} message")
             if "content" not in fields:
                 raise loc.fail(f"a {role} message needs content", None)
