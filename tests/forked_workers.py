@@ -14,10 +14,16 @@ them through pytest's own hooks (the terminal, ``-x``, the exit code, ``--durati
 the test it was running and the rest of its file, by name.
 
 ``--workers 0`` runs in one process, as pytest does alone; the realmodel tests always do (one llama.cpp server).
+
+A test still running after ``TEST_SECONDS`` is taken for hung: faulthandler writes every thread's stack of its
+worker to a file in the session's temporary folder and ends the worker, and the parent fails that test with the
+stacks (a hung worker once left the whole suite waiting, with no name for the test it was on). The slowest tests
+take well under a minute on a quiet machine and a few minutes at a load of 25.
 """
 
 from __future__ import annotations
 
+import faulthandler
 import gc
 import importlib.util
 import os
@@ -39,6 +45,7 @@ import pytest
 SHARED = ("openai", "anthropic", "google.genai", "mcp", "botocore.session", "agents", "langchain_core.messages",
           "langchain_openai", "langchain_anthropic", "hypothesis", "jsonschema", "opentelemetry.sdk.trace")
 SUITE_SIZED = 20
+TEST_SECONDS = int(os.environ.get("TOOLCHOICE_TEST_SECONDS", "600"))  # a test past this is hung: stacks said, worker ends
 # LiteLLM (~3.8 s CPU) only when two or more of the files collected use it (tests/litellm_client.py), imported as
 # litellm_client imports it: offline, with its bundled model map
 LITELLM_USERS = re.compile(r"^\s*from litellm_client import", re.M)
@@ -199,13 +206,18 @@ class Parent:
         pid, _ = self.running[worker]
         _, status = os.waitpid(pid, 0)
         said = (f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit code {os.WEXITSTATUS(status)}")
+        try:
+            stacks = _stacks_file(self.config, worker).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            stacks = ""
+        hung = f" (past {TEST_SECONDS} s: taken for hung); its threads' stacks:\n{stacks}" if stacks else ""
         for index in list(self.pending[worker]):
             item = self.session.items[index]
             running = item.nodeid == self.current[worker]
             report = pytest.TestReport(
                 item.nodeid, item.location, {}, "failed",
                 f"worker {worker} (pid {pid}) ended with {said} "
-                + ("while running this test" if running else "before it ran this test"), "call", [])
+                + ("while running this test" + hung if running else "before it ran this test"), "call", [])
             self.config.hook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
             self.config.hook.pytest_runtest_logreport(report=report)
             self.config.hook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
@@ -223,6 +235,10 @@ class Parent:
                 os.waitpid(pid, 0)
             except ChildProcessError:
                 pass
+
+
+def _stacks_file(config: pytest.Config, worker: int) -> Path:
+    return Path(config._tmp_path_factory.getbasetemp()) / f"worker-{worker}-stacks.txt"  # type: ignore[attr-defined]
 
 
 def _send(conn: Connection, message: tuple[str, Any]) -> None:
@@ -275,6 +291,7 @@ def _work(session: pytest.Session, worker: int, conn: Connection) -> int:
         config.pluginmanager.unregister(terminal)
     config.pluginmanager.register(_Relay(conn, config), "forked-relay")
     items = session.items
+    stacks = open(_stacks_file(config, worker), "w", encoding="utf-8")  # noqa: SIM115 -- kept until os._exit
 
     stop = False
 
@@ -295,7 +312,9 @@ def _work(session: pytest.Session, worker: int, conn: Connection) -> int:
         item = items[index]
         nextitem = items[todo[0]] if todo else None
         conn.send(("start", (item.nodeid, list(item.location))))
+        faulthandler.dump_traceback_later(TEST_SECONDS, exit=True, file=stacks)
         item.config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+        faulthandler.cancel_dump_traceback_later()
         conn.send(("finish", (item.nodeid, list(item.location), index)))
         if todo and conn.poll():  # only a stop comes unasked
             conn.recv()

@@ -51,10 +51,10 @@ def test_after(): pass
 """
 
 
-def _run(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _run(folder: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "pytest", "-rA", "-p", "no:cacheprovider", "-p", "no:langsmith_plugin",
                            "-p", "no:anyio", "-p", "no:xdist", "--rootdir", str(folder), *args, str(folder)],
-                          capture_output=True, text=True, timeout=120, cwd=folder)
+                          capture_output=True, text=True, timeout=120, cwd=folder, env=env)
 
 
 def _outcomes(text: str) -> dict[str, str]:
@@ -90,6 +90,26 @@ def test_a_worker_that_dies_fails_its_test_and_the_rest_of_its_file_by_name(tmp_
     assert re.search(r"worker \d \(pid \d+\) ended with exit code 3 while running this test", forked.stdout)
     assert re.search(r"worker \d \(pid \d+\) ended with exit code 3 before it ran this test", forked.stdout)
 
+
+
+HUNG = """
+import threading
+def test_hangs(): threading.Event().wait()
+def test_after(): pass
+"""
+
+
+def test_a_hung_test_fails_by_name_with_its_stacks_and_the_suite_goes_on(tmp_path: Path) -> None:
+    import os
+
+    _write(tmp_path, {"conftest.py": SUITE["conftest.py"], "test_c.py": SUITE["test_c.py"], "test_hung.py": HUNG})
+    forked = _run(tmp_path, "--workers", "2", env={**os.environ, "TOOLCHOICE_TEST_SECONDS": "2"})
+    assert forked.returncode == 1, forked.stdout[-2000:]
+    assert _outcomes(forked.stdout) == {"test_c.py::test_c1": "PASSED", "test_hung.py::test_hangs": "FAILED",
+                                        "test_hung.py::test_after": "FAILED"}, forked.stdout
+    assert re.search(r"ended with exit code 1 while running this test \(past 2 s: taken for hung\); its threads' "
+                     r"stacks:\n", forked.stdout), forked.stdout[-3000:]
+    assert re.search(r'File ".*test_hung.py", line 3 in test_hangs', forked.stdout), forked.stdout[-3000:]
 
 STOPPED = """
 import pathlib, time, pytest
