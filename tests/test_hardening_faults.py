@@ -109,7 +109,12 @@ class FaultServer:
     def base(self, name: str, v1: bool = True) -> str:
         return f"http://127.0.0.1:{self.http.server_address[1]}/{name}" + ("/v1" if v1 else "")
 
-    def count(self, name: str) -> int:
+    def count(self, name: str, expected: int | None = None) -> int:
+        """The requests that reached ``name``; with ``expected``, waited for up to 5 s: a request the client gave up
+        on (a timeout) may not be accepted and read yet when the command has ended, on a loaded machine."""
+        deadline = time.monotonic() + 5
+        while expected is not None and len(self.arrivals[name]) < expected and time.monotonic() < deadline:
+            time.sleep(0.01)
         return len(self.arrivals[name])
 
     def take(self, name: str) -> Fault:
@@ -252,7 +257,7 @@ def test_timeout_is_retried_then_one_line(server, monkeypatch):
     data, seconds, result = send(url, "--timeout", "0.3", "--retries", "1")
     assert result.returncode == 1
     one_clear_line(data, "openai", "read timeout", "(after 2 attempts)")
-    assert server.count("slow") == 2
+    assert server.count("slow", 2) == 2
     assert 0.375 <= asked(data, slept)[0] <= 0.5  # one backoff between the two timeouts
     first, second = server.arrivals["slow"]
     assert second - first < 3.0  # the first attempt gave up after its 0.3 s, never waiting out the server's 3 s
@@ -265,7 +270,7 @@ def test_a_body_that_stalls_half_way_is_a_read_timeout(server, monkeypatch):
     data, seconds, result = send(url, "--timeout", "0.3", "--retries", "1")
     assert result.returncode == 1
     one_clear_line(data, "openai", "read timeout")
-    assert server.count("stall") == 2 and len(asked(data, slept)) == 2
+    assert server.count("stall", 2) == 2 and len(asked(data, slept)) == 2
     first, second = server.arrivals["stall"]
     assert second - first < 3.0  # the first attempt gave up mid-body, never waiting out the server's 3 s stall
     assert seconds < 6.0  # nor the second (two full stalls: 6 s; a bound loose enough for a loaded machine)
@@ -295,7 +300,7 @@ def test_a_connection_dropped_every_time_is_retried_a_bounded_number_of_times(se
     data, _, result = send(url, "--retries", "2")
     assert result.returncode == 1
     one_clear_line(data, "openai", "transport_error: connection dropped", "(after 3 attempts)")
-    assert server.count("drop") == 3
+    assert server.count("drop", 3) == 3
     waits = asked(data, slept)
     assert 0.375 <= waits[0] <= 0.5 and 0.75 <= waits[1] <= 1.0
 
