@@ -43,3 +43,19 @@ def test_a_step_with_no_recorded_reply_says_so(tmp_path: Path, provider: str, st
     assert error["message"].startswith(f"the recording holds no reply for step {step} ({folder / 'openai' / 'loop-001'}"
                                        f": it holds {held}), so nothing answers it: {what}"), error["message"]
     assert "connection" not in json.dumps(loop) and "transport_error" not in json.dumps(loop)
+
+
+def test_a_har_entry_saved_without_its_response_says_the_recording_kept_none(tmp_path: Path) -> None:
+    """tests/data/har/sdk-session.har (what openai-python sent and read, tests/data/har/SOURCES.md) with the second
+    call of its first conversation saved without a response body, as devtools keeps some: step 2 of the replay."""
+    har = json.loads((ROOT / "tests" / "data" / "har" / "sdk-session.har").read_text(encoding="utf-8"))
+    del har["log"]["entries"][3]["response"]["content"]["text"]
+    path = tmp_path / "session.har"
+    path.write_text(json.dumps(har), encoding="utf-8")
+    shown = run_cli(["run", "--replay", str(path), "--trace-id", "1", "-p", "openai", "--format", "json"], cwd=ROOT)
+    loop = json.loads(shown.stdout)["runs"][0]["loops"][0]
+    assert loop["ended"]["reason"] == "error" and loop["ended"]["step"] == 2
+    error = loop["steps"][-1]["reply"]["error"]
+    assert error["type"] == "replay" and error["message"].startswith(
+        f"the recording holds no reply for step 2 ({path}: it holds step 1), so nothing answers it: the recording "
+        "kept no answer for it"), error["message"]

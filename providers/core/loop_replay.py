@@ -31,6 +31,7 @@ class Transcript:
     provider: str
     bodies: dict[int, tuple[int, bytes, str]]  # step -> (status, body, content type)
     replies: dict[int, dict[str, Any]]  # step -> the saved reply.json (when there is one)
+    steps: int = 0  # how many steps the recording made, where some may have kept no answer (a HAR's calls)
 
     def transport(self) -> Any:
         """An httpx.MockTransport answering the k-th request with step k's recorded body."""
@@ -62,7 +63,7 @@ class Transcript:
 
         recorded = sorted({*self.bodies, *self.replies})
         kept = f"it holds step{'s' if len(recorded) != 1 else ''} {_steps(recorded)}" if recorded else "it holds none"
-        if recorded and number > recorded[-1]:  # the loop went on where the recorded one ended
+        if number > max(recorded[-1] if recorded else 0, self.steps):  # the loop went on where the recorded one ended
             what = ("the replayed loop went on past the recorded run; replay it with the recording's own scenario "
                     "and results, or record a run that goes as far")
         else:
