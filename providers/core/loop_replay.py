@@ -31,6 +31,7 @@ class Transcript:
     provider: str
     bodies: dict[int, tuple[int, bytes, str]]  # step -> (status, body, content type)
     replies: dict[int, dict[str, Any]]  # step -> the saved reply.json (when there is one)
+    steps: int = 0  # how many steps the recording made, where some may have kept no answer (a HAR's calls)
 
     def transport(self) -> Any:
         """An httpx.MockTransport answering the k-th request with step k's recorded body."""
@@ -53,6 +54,23 @@ class Transcript:
             return httpx.Response(status, content=body, headers={"content-type": content_type})
 
         return httpx.MockTransport(handler)
+
+    def unrecorded(self, job: Job, number: int) -> Sample:
+        """Step ``number``'s sample where the recording holds no reply for it (the replayed loop went on past the
+        recorded run, or the recording kept no answer for that step): said as a replay's error (type ``replay``),
+        not as a failed connection, since nothing is sent."""
+        from .verdict import verdict
+
+        recorded = sorted({*self.bodies, *self.replies})
+        kept = f"it holds step{'s' if len(recorded) != 1 else ''} {_steps(recorded)}" if recorded else "it holds none"
+        if number > max(recorded[-1] if recorded else 0, self.steps):  # the loop went on where the recorded one ended
+            what = ("the replayed loop went on past the recorded run; replay it with the recording's own scenario "
+                    "and results, or record a run that goes as far")
+        else:
+            what = "the recording kept no answer for it; record the run again with its answers"
+        reply = Reply(error=ProviderError(None, "replay", f"the recording holds no reply for step {number} "
+                                          f"({self.folder}: {kept}), so nothing answers it: {what}"))
+        return Sample(number, None, [], None, reply, verdict(job.scenario, reply, job.translation), "", None)
 
     def recorded_result(self, step: int, index: int, name: str) -> tuple[str, bool] | None:
         """What the recorded run's step gave its ``index``-th call (the saved ``results``: ``--results-from``'s
@@ -77,14 +95,23 @@ class Transcript:
         async def send(job: Job, number: int) -> Sample:
             saved = self.replies.get(number)
             if saved is None:
-                reply = Reply(error=ProviderError(None, "replay",
-                                                  f"{self.folder} has no recorded reply for step {number}"))
-                return Sample(number, None, [], None, reply, verdict(job.scenario, reply, job.translation), "", None)
+                return self.unrecorded(job, number)
             reply = reply_from_json(saved.get("reply") or {})
             return Sample(number, saved.get("status"), [], saved.get("latency_ms"), reply,
                           verdict(job.scenario, reply, job.translation), "", None)
 
         return send
+
+
+def _steps(numbers: list[int]) -> str:
+    """1-5, 7: the step numbers a recording holds, as runs."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 _FAULT = re.compile(r"the stream failed: (\w+): (.*)", re.S)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, overload
 from urllib.parse import urlsplit
 
 from .error_keys import says_no_key
+from .har_credentials import credentials
 from .har_replays import Replay
 from .model import LedgerEntry, ToolchoiceError
 
@@ -140,15 +141,15 @@ def read_har(path: Path, provider: str | None = None) -> Har:
             calls.append(Call(len(calls) + 1, index, found, method, url, request,
                               response if isinstance(response, dict) else None, entry.get("time")))
             if len(calls) <= LISTED:  # the entries whose text is shown (a sample past them: _shown adds its own)
-                _credentials(request, parts, secrets)
+                credentials(request, parts, secrets)
         elif not (known := _known_host(host, port)) and method == "POST" and _spoken(parts.path or "/"):
             unknown.append((index, host, f"{method} {parts.path}"))
             if len(unknown) <= LISTED:
-                _credentials(request, parts, secrets)
+                credentials(request, parts, secrets)
         else:  # an API's own host: its path too (GET /v1/models); elsewhere the host (a page's assets)
             others.append((index, f"{method} {host}{parts.path if known else ''}"))
             if known and len(others) <= LISTED:  # its path is shown (notes: the first 200): a key its own request
-                _credentials(request, parts, secrets)  # sends may be in it (GET /v1/files/KEY)
+                credentials(request, parts, secrets)  # sends may be in it (GET /v1/files/KEY)
     return Har(path, len(entries), calls, others, unknown, secrets)
 
 
@@ -161,48 +162,6 @@ def _dns_host(host: str) -> str:
         return host.encode("idna").decode("ascii").lower()
     except UnicodeError:
         return host
-
-
-def _credentials(request: dict[str, Any], parts: Any, found: dict[str, str]) -> None:
-    """The values of the request's credential headers (Authorization, x-api-key, x-goog-api-key, a cookie), its
-    cookies, its query parameters named for a key (Gemini's ``?key=``), the user and password of its URL (RFC 3986
-    3.2.1 ``user:password@host``) and what a ``Basic`` credential decodes to (RFC 7617: base64 of ``user:password``):
-    never shown, wherever they are quoted."""
-    from urllib.parse import parse_qsl, unquote
-
-    from .key_looks import credential_field
-    from .redaction import key_header
-
-    def keep(piece: str) -> None:
-        for spelled in {piece.strip(), unquote(piece).strip()}:
-            if len(spelled) >= 8:
-                found[spelled] = "[redacted]"
-
-    for piece in (parts.username, parts.password):
-        if piece:
-            keep(piece)
-    query = [(n, v) for n, v in parse_qsl(parts.query, keep_blank_values=True) if credential_field(n)]
-    for field, named in (("headers", key_header), ("cookies", lambda _: True),
-                         ("queryString", credential_field)):
-        items = request.get(field)
-        for item in items if isinstance(items, list) else ():
-            if not isinstance(item, dict) or not isinstance(item.get("value"), str):
-                continue
-            name, value = str(item.get("name", "")), item["value"]
-            if not named(name) and not (field == "headers" and name.lower() == "cookie"):
-                continue
-            scheme, _, rest = value.strip().partition(" ")
-            if field == "headers" and scheme.lower() == "basic":
-                try:
-                    decoded = base64.b64decode(rest.strip(), validate=True).decode("utf-8")
-                except (binascii.Error, ValueError):
-                    decoded = ""
-                for piece in decoded.split(":", 1):
-                    keep(piece)
-            for piece in {value, value.split(" ", 1)[-1], *(p.split("=", 1)[-1] for p in value.split(";"))}:
-                keep(piece)
-    for _, value in query:
-        keep(value)
 
 
 @functools.lru_cache(maxsize=256)
@@ -587,7 +546,7 @@ def _shown(har: Har, calls: list[Call]) -> Har:
     secrets, found = dict(har.secrets), dict(har.found)
     for call in calls:
         try:
-            _credentials(call.request, urlsplit(call.url), secrets)
+            credentials(call.request, urlsplit(call.url), secrets)
         except ValueError:
             pass
         post = call.request.get("postData")

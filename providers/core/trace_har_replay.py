@@ -101,7 +101,7 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     scenario = _check(str(path), data)._replace(notes=tuple(_redacted(har, notes)))
     bodies = {n: body for n, (body, _) in replies.items() if body is not None}
     saved = {n: reply for n, (_, reply) in replies.items() if reply is not None}
-    return scenario, loop.Replay([loop.Transcript(path, calls[0].provider, bodies, saved)])
+    return scenario, loop.Replay([loop.Transcript(path, calls[0].provider, bodies, saved, len(calls))])
 
 
 def _until_the_loop_ends(har: Any, calls: list[Any]) -> tuple[list[Any], list[Any]]:
