@@ -80,3 +80,38 @@ def refused(result: Any, *secrets: str) -> str:
         for piece in (secret, secret[-12:]):
             assert piece not in result.stderr + result.stdout
     return result.stderr
+
+
+def refused_saying(result: Any, *words: str) -> str:
+    """``refused``'s one line, holding every one of ``words``."""
+    line = refused(result)
+    for word in words:
+        assert word in line, line
+    return line
+
+
+def user_env(columns: int = 80, **extra: str) -> dict[str, str]:
+    """The environment of a user with no key set, a terminal ``columns`` wide, no colour."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.endswith(("_KEY", "_TOKEN", "_TOKEN_BEDROCK")) and k not in ("COLUMNS", "TOOLCHOICE_DEBUG")}
+    return {**env, "COLUMNS": str(columns), "NO_COLOR": "1", "TERM": "dumb", **extra}
+
+
+def refuse_sockets(monkeypatch: "pytest.MonkeyPatch") -> list[str]:
+    """From here to the end of the test every way out of the process raises and is counted in the list returned
+    (a dry run or a replay must leave it empty)."""
+    import socket
+
+    tried: list[str] = []
+
+    def refuse(name: str) -> Callable[..., Any]:
+        def blocked(*args: Any, **kwargs: Any) -> Any:
+            tried.append(name)
+            raise OSError(f"{name} blocked by the test")
+        return blocked
+
+    monkeypatch.setattr(socket.socket, "connect", refuse("connect"))
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse("connect_ex"))
+    monkeypatch.setattr(socket, "create_connection", refuse("create_connection"))
+    monkeypatch.setattr(socket, "getaddrinfo", refuse("getaddrinfo"))
+    return tried

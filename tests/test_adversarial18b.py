@@ -9,13 +9,12 @@ replay must send, step by step, what the SDK sent: "nothing the user wrote silen
 from __future__ import annotations
 
 import json
-import socket
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
 
-from cli import run_cli
+from cli import run_cli, refuse_sockets
 from har_recorder import OPENAI_TOOLS, QUESTION, Exchange, har, httpx
 
 KEY = "sk-proj-adversarial18bKey0123456789abcdefXYZ"
@@ -70,18 +69,7 @@ def _recorded(tmp: Path, name: str, steps: list[dict[str, Any]], texts: tuple[in
 @pytest.fixture
 def no_socket(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every way out of the process refused and counted: a replay opens none."""
-    tried: list[str] = []
-
-    def refuse(name: str) -> Callable[..., Any]:
-        def blocked(*args: Any, **kwargs: Any) -> Any:
-            tried.append(name)
-            raise OSError(f"{name} blocked by the test")
-        return blocked
-
-    monkeypatch.setattr(socket.socket, "connect", refuse("connect"))
-    monkeypatch.setattr(socket.socket, "connect_ex", refuse("connect_ex"))
-    monkeypatch.setattr(socket, "create_connection", refuse("create_connection"))
-    monkeypatch.setattr(socket, "getaddrinfo", refuse("getaddrinfo"))
+    tried = refuse_sockets(monkeypatch)
     yield tried
     assert tried == []
 

@@ -11,13 +11,12 @@ tests/data/har/SOURCES.md) holds calls to four APIs."""
 from __future__ import annotations
 
 import json
-import socket
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
 import pytest
 
-from cli import run_cli
+from cli import refuse_sockets, run_cli
 from har_recorder import gemini_answer_as_stream_array, OPENAI_TOOLS, QUESTION, RESULT, SYSTEM, ANTHROPIC_TOOLS, Exchange, Forward, har, httpx
 from toolchoice.providers import running_mock
 
@@ -192,18 +191,7 @@ def test_a_recorded_stream_replays_with_stream(recorded: Recorded) -> None:
 
 
 def test_replay_and_dry_run_open_no_socket(recorded: Recorded, monkeypatch: pytest.MonkeyPatch) -> None:
-    tried: list[str] = []
-
-    def refuse(name: str) -> Any:
-        def blocked(*args: Any, **kwargs: Any) -> Any:
-            tried.append(name)
-            raise OSError(f"{name} blocked by the test")
-        return blocked
-
-    monkeypatch.setattr(socket.socket, "connect", refuse("connect"))
-    monkeypatch.setattr(socket.socket, "connect_ex", refuse("connect_ex"))
-    monkeypatch.setattr(socket, "create_connection", refuse("create_connection"))
-    monkeypatch.setattr(socket, "getaddrinfo", refuse("getaddrinfo"))
+    tried = refuse_sockets(monkeypatch)
     number = next(n for n, s in _conversations(recorded.path).items() if len(s) == 3)
     for extra in ([], ["--dry-run"]):
         shown = run_cli(["run", "--replay", str(recorded.path), "-p", "openai", "--trace-id", str(number), *extra])

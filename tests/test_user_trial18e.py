@@ -7,13 +7,12 @@ advice, the probe's title, and `trace` given the files `run` wrote."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 import yaml
 
-from cli import run_cli
+from cli import run_cli, refused_saying, user_env
 from toolchoice.providers import running_mock
 
 AGENT = """\
@@ -41,27 +40,11 @@ loop:
 """
 
 
-def _env(columns: int = 80, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.endswith(("_KEY", "_TOKEN", "_TOKEN_BEDROCK")) and k not in ("COLUMNS", "TOOLCHOICE_DEBUG")}
-    return {**env, "COLUMNS": str(columns), "NO_COLOR": "1", "TERM": "dumb", **extra}
-
-
-def _refused(done: object, *words: str) -> str:
-    """The one line a bad input gets: exit 2, nothing on stdout, no traceback; the line holds every word."""
-    assert done.returncode == 2, (done.stdout, done.stderr)  # type: ignore[attr-defined]
-    line = done.stderr  # type: ignore[attr-defined]
-    assert done.stdout == "" and "Traceback" not in line and line.count("\n") == 1, line  # type: ignore[attr-defined]
-    for word in words:
-        assert word in line, line
-    return line
-
-
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     here = tmp_path_factory.mktemp("trial18e")
     (here / "agent.yaml").write_text(AGENT, encoding="utf-8")
-    made = run_cli(["init", str(here / "scenario.yaml")], env=_env())  # the README's first keyless command
+    made = run_cli(["init", str(here / "scenario.yaml")], env=user_env())  # the README's first keyless command
     assert made.returncode == 0, made.stderr
     return here
 
@@ -78,11 +61,11 @@ def test_the_mark_key_is_there_when_a_marked_cell_is_drawn_and_gone_when_its_col
     """At 60 columns the parallel column (Anthropic's `sent*` beside two `dropped`) and the ledger column are left out,
     yet the key said "*: differs from most providers · ledger: E errors, W warnings, I info" under a table with no
     star and no ledger."""
-    wide = run_cli(["compare", str(folder / "scenario.yaml"), "-p", "gemini,anthropic,bedrock"], env=_env(80))
+    wide = run_cli(["compare", str(folder / "scenario.yaml"), "-p", "gemini,anthropic,bedrock"], env=user_env(80))
     assert wide.returncode == 0, wide.stderr
     assert "sent*" in wide.stdout and "*: differs from most providers" in _keys(wide.stdout)
     assert "ledger: E errors, W warnings, I info" in _keys(wide.stdout)
-    narrow = run_cli(["compare", str(folder / "scenario.yaml"), "-p", "gemini,anthropic,bedrock"], env=_env(60))
+    narrow = run_cli(["compare", str(folder / "scenario.yaml"), "-p", "gemini,anthropic,bedrock"], env=user_env(60))
     assert narrow.returncode == 0, narrow.stderr
     table = narrow.stdout.split("└")[0]
     assert "*" not in table and "ledger" not in table.split("┡")[0]  # neither a mark nor a ledger header drawn
@@ -100,7 +83,7 @@ def test_a_provider_that_sends_beside_two_that_refuse_is_not_marked_the_odd_one_
     thinking.write_text(AGENT.replace("thinking: adaptive", "thinking: true").replace(
         "claude-sonnet-5,", "claude-sonnet-4-6,").replace("region: us-east-1}", "region: us-east-1, thinking: true}")
         .replace("anthropic.claude-sonnet-5-v1:0", "anthropic.claude-sonnet-4-6"), encoding="utf-8")
-    done = run_cli(["compare", str(thinking), "-p", "gemini,anthropic,bedrock"], env=_env(80))
+    done = run_cli(["compare", str(thinking), "-p", "gemini,anthropic,bedrock"], env=user_env(80))
     assert done.returncode == 3, done.stderr  # refused translations
     table = done.stdout.split("└")[0]
     assert table.count("REFUSED") == 2 and "*" not in table
@@ -122,8 +105,8 @@ def test_a_provider_that_sends_beside_two_that_refuse_is_not_marked_the_odd_one_
 def test_a_tool_choice_object_no_form_reads_says_what_to_write(folder: Path, written: str, said: str) -> None:
     """Every such object got the same hint, the list of forms; an object naming a declared tool or holding a keyword
     now says the spelling that means it."""
-    done = run_cli(["render", str(folder / "agent.yaml"), "-p", "bedrock", "--tool-choice", written], env=_env())
-    _refused(done, "--tool-choice: tool_choice object", "is not a form toolchoice knows", said)
+    done = run_cli(["render", str(folder / "agent.yaml"), "-p", "bedrock", "--tool-choice", written], env=user_env())
+    refused_saying(done, "--tool-choice: tool_choice object", "is not a form toolchoice knows", said)
 
 
 @pytest.mark.parametrize(("written", "said"), [
@@ -136,7 +119,7 @@ def test_thinking_in_the_apis_words_says_the_setting_that_sends_them(folder: Pat
     adaptive and mappings: the message contradicted its own hint and named no setting."""
     scenario = folder / "thinking-words.yaml"
     scenario.write_text(AGENT.replace("thinking: adaptive", f"thinking: {written}"), encoding="utf-8")
-    _refused(run_cli(["render", str(scenario), "-p", "anthropic"], env=_env()), f"{scenario}:14:67:", said)
+    refused_saying(run_cli(["render", str(scenario), "-p", "anthropic"], env=user_env()), f"{scenario}:14:67:", said)
 
 
 MESSAGES = """\
@@ -169,7 +152,7 @@ def test_a_message_pasted_in_an_apis_own_shape_says_how_to_write_it(folder: Path
     'function' in a tool call"."""
     scenario = folder / "pasted.yaml"
     scenario.write_text(MESSAGES + tail, encoding="utf-8")
-    _refused(run_cli(["render", str(scenario), "-p", "anthropic"], env=_env()), f"{scenario}{where}", said)
+    refused_saying(run_cli(["render", str(scenario), "-p", "anthropic"], env=user_env()), f"{scenario}{where}", said)
 
 
 def test_the_conversion_the_hint_names_turns_such_a_request_into_a_scenario_render_takes(folder: Path) -> None:
@@ -186,12 +169,12 @@ def test_the_conversion_the_hint_names_turns_such_a_request_into_a_scenario_rend
                      {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
                                                    "content": "delivered"}]}]}}), encoding="utf-8")
     out = folder / "converted.yaml"
-    done = run_cli(["trace", str(request), "-p", "anthropic", "--scenario-out", str(out)], env=_env())
+    done = run_cli(["trace", str(request), "-p", "anthropic", "--scenario-out", str(out)], env=user_env())
     assert done.returncode == 0, done.stderr
     messages = yaml.safe_load(out.read_text(encoding="utf-8"))["messages"]
     assert messages[1]["tool_calls"] == [{"id": "toolu_1", "name": "lookup_order", "arguments": {"order_id": "A-17"}}]
     assert messages[2] == {"role": "tool", "tool_call_id": "toolu_1", "content": "delivered"}
-    rendered = run_cli(["render", str(out), "-p", "gemini,bedrock", "-f", "json"], env=_env())
+    rendered = run_cli(["render", str(out), "-p", "gemini,bedrock", "-f", "json"], env=user_env())
     assert rendered.returncode == 0, rendered.stderr
 
 
@@ -203,7 +186,7 @@ def test_the_way_out_of_a_thinking_change_between_steps_is_not_the_setting_that_
     step 2 (`auto`, from loop.after_call: auto) the model's default. The warning's way out was "the same kind of
     tool_choice on every step (auto, or loop.after_call: auto)": the user had just written loop.after_call: auto.
     It now names the setting that keeps every step alike, and following it clears the warning."""
-    done = run_cli(["run", str(folder / "agent.yaml"), "-p", "bedrock", "--dry-run", "-f", "json"], env=_env())
+    done = run_cli(["run", str(folder / "agent.yaml"), "-p", "bedrock", "--dry-run", "-f", "json"], env=user_env())
     assert done.returncode == 0, done.stderr
     text = " ".join(done.stdout.split())
     assert "loop.tools_changed_with_thinking" in text
@@ -212,7 +195,7 @@ def test_the_way_out_of_a_thinking_change_between_steps_is_not_the_setting_that_
     assert "or loop.after_call: auto)" not in text
     followed = folder / "agent-thinking-off.yaml"
     followed.write_text(AGENT.replace("region: us-east-1}", "region: us-east-1, thinking: false}"), encoding="utf-8")
-    again = run_cli(["run", str(followed), "-p", "bedrock", "--dry-run", "-f", "json"], env=_env())
+    again = run_cli(["run", str(followed), "-p", "bedrock", "--dry-run", "-f", "json"], env=user_env())
     assert again.returncode == 0, again.stderr
     assert "loop.tools_changed_with_thinking" not in again.stdout
 
@@ -231,7 +214,7 @@ def test_a_stop_tool_the_scenario_does_not_declare_says_how_to_offer_one(folder:
     hint at all). There is no built-in stop tool: the line says how to declare one."""
     scenario = folder / "stop.yaml"
     scenario.write_text(AGENT.replace("  after_call: auto\n", f"  {loop}\n"), encoding="utf-8")
-    _refused(run_cli(["run", str(scenario), "-p", "gemini", "--dry-run"], env=_env()), said)
+    refused_saying(run_cli(["run", str(scenario), "-p", "gemini", "--dry-run"], env=user_env()), said)
 
 
 # ---- against the mock: the probe's title, and trace given what run wrote -------------------------------------------
@@ -247,7 +230,7 @@ def test_probe_names_the_model_a_bedrock_scenario_sends_to(folder: Path, bedrock
     """Converse names the model in the URL, not the body: the title read "· default model ·" while the URL beside it
     held the scenario's anthropic.claude-sonnet-5-v1:0."""
     done = run_cli(["probe", str(folder / "agent.yaml"), "-p", "bedrock", "--base-url", bedrock, "--tool-choice",
-                    "auto", "--repeat", "1"], env=_env(100, AWS_BEARER_TOKEN_BEDROCK="unused"))
+                    "auto", "--repeat", "1"], env=user_env(100, AWS_BEARER_TOKEN_BEDROCK="unused"))
     assert done.returncode == 0, done.stderr
     title = " ".join(done.stdout.split("┌")[0].split())
     assert "/model/anthropic.claude-sonnet-5-v1%3A0/converse · anthropic.claude-sonnet-5-v1:0 ·" in title, title
@@ -259,19 +242,19 @@ def test_trace_given_what_run_wrote_points_at_the_files_it_reads(folder: Path, b
     ...)", and `trace` of `run -f json`'s document the same: both are toolchoice's own files, whose scenario and step
     requests are beside them or a --save away."""
     saves = folder / "runs"
-    env = _env(AWS_BEARER_TOKEN_BEDROCK="unused")
+    env = user_env(AWS_BEARER_TOKEN_BEDROCK="unused")
     ran = run_cli(["run", str(folder / "agent.yaml"), "-p", "bedrock", "--base-url", bedrock, "--save", str(saves),
                    "-f", "json"], env=env)
     assert ran.returncode == 0, ran.stderr
     printed = folder / "run.json"
     printed.write_text(ran.stdout, encoding="utf-8")
     loop = saves / "bedrock" / "loop-001"
-    line = _refused(run_cli(["trace", str(loop / "loop.json")], env=env),
+    line = refused_saying(run_cli(["trace", str(loop / "loop.json")], env=env),
                     f"{loop / 'loop.json'}: the record of a loop `run --save` wrote (loop.json); not an OTLP/JSON "
                     "trace export or a saved request (the scenario.yaml beside it is that loop's scenario with its "
                     "whole history", "toolchoice trace step-01.request.json")
     assert "resourceSpans" not in line
-    _refused(run_cli(["trace", str(printed)], env=env), "the document `run --format json` prints",
+    refused_saying(run_cli(["trace", str(printed)], env=env), "the document `run --format json` prints",
              "run the loop with --save DIR: DIR/PROVIDER/loop-001/scenario.yaml")
     for named in ("scenario.yaml", "step-01.request.json"):  # what the line names is there and reads
         assert (loop / named).is_file()

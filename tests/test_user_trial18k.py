@@ -6,13 +6,12 @@ the step table and its one-record-a-row layout at 80 and 60 columns."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 import yaml
 
-from cli import run_cli
+from cli import run_cli, refused_saying, user_env
 from toolchoice.providers import running_mock
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,22 +21,6 @@ tools:
   - {name: refund_order, parameters: {type: object, properties: {order_id: {type: string}}}}
   - {name: lookup_order, parameters: {type: object, properties: {order_id: {type: string}}}}
 """
-
-
-def _env(columns: int = 80, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.endswith(("_KEY", "_TOKEN", "_TOKEN_BEDROCK")) and k not in ("COLUMNS", "TOOLCHOICE_DEBUG")}
-    return {**env, "COLUMNS": str(columns), "NO_COLOR": "1", "TERM": "dumb", **extra}
-
-
-def _refused(done: object, *words: str) -> str:
-    """The one line a bad input gets: exit 2, nothing on stdout, no traceback; the line holds every word."""
-    assert done.returncode == 2, (done.stdout, done.stderr)  # type: ignore[attr-defined]
-    line = done.stderr  # type: ignore[attr-defined]
-    assert done.stdout == "" and "Traceback" not in line and line.count("\n") == 1, line  # type: ignore[attr-defined]
-    for word in words:
-        assert word in line, line
-    return line
 
 
 # ---- a system prompt in Gemini's (or Anthropic's) shape: said as the scenario writes it ----------------------------
@@ -72,7 +55,7 @@ def test_a_system_prompt_pasted_in_an_apis_shape_says_how_to_write_it(tmp_path: 
     where a user message with parts already said what it was (trial18e)."""
     scenario = tmp_path / "agent.yaml"
     scenario.write_text(TOOLS + written, encoding="utf-8")
-    line = _refused(run_cli(["render", str(scenario), "-p", "gemini"], env=_env()), f"{scenario}{where}", said)
+    line = refused_saying(run_cli(["render", str(scenario), "-p", "gemini"], env=user_env()), f"{scenario}{where}", said)
     assert "known keys" not in line and "quote it" not in line
 
 
@@ -89,10 +72,10 @@ def test_the_conversion_the_system_hint_names_reads_geminis_system_instruction(t
                      "type": "object", "properties": {"order_id": {"type": "string"}}}}]}],
                  "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}}), encoding="utf-8")
     out = tmp_path / "converted.yaml"
-    done = run_cli(["trace", str(request), "-p", "gemini", "--scenario-out", str(out)], env=_env())
+    done = run_cli(["trace", str(request), "-p", "gemini", "--scenario-out", str(out)], env=user_env())
     assert done.returncode == 0, done.stderr
     assert yaml.safe_load(out.read_text(encoding="utf-8"))["system"] == "You are a support agent."
-    rendered = run_cli(["render", str(out), "-p", "gemini", "-f", "json"], env=_env())
+    rendered = run_cli(["render", str(out), "-p", "gemini", "-f", "json"], env=user_env())
     assert rendered.returncode == 0, rendered.stderr
     body = json.loads(rendered.stdout)["request"]["body"]
     assert body["systemInstruction"] == {"parts": [{"text": "You are a support agent."}]}
@@ -121,7 +104,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, int], str]
         for columns in (80, 60):
             with running_mock("gemini", script=script) as mock:
                 done = run_cli(["run", str(here / "agent.yaml"), "-p", "gemini", "--base-url", mock.base_url],
-                               env=_env(columns, GEMINI_API_KEY="unused"))
+                               env=user_env(columns, GEMINI_API_KEY="unused"))
             assert done.returncode == 0, done.stderr
             assert all(len(line) <= columns for line in done.stdout.splitlines()), done.stdout
             out[kind, columns] = done.stdout
@@ -204,7 +187,7 @@ def test_a_tool_choice_naming_no_declared_tool_suggests_the_tool_it_likely_meant
     scenario = tmp_path / "choice.yaml"
     scenario.write_text(declared + f"tool_choice: {written}\nmessages: [{{role: user, content: hi}}]\n",
                         encoding="utf-8")
-    _refused(run_cli(["render", str(scenario), "-p", "openai"], env=_env()),
+    refused_saying(run_cli(["render", str(scenario), "-p", "openai"], env=user_env()),
              f"tool_choice names '{written}', which is not a declared tool", said)
 
 
@@ -213,7 +196,7 @@ def test_a_loop_step_offering_an_undeclared_tool_gets_the_same_suggestion(tmp_pa
     scenario = tmp_path / "loop.yaml"
     scenario.write_text(TOOLS + "messages: [{role: user, content: hi}]\nloop:\n  steps: [{tools: [get_order]}]\n",
                         encoding="utf-8")
-    _refused(run_cli(["run", str(scenario), "-p", "gemini", "--dry-run"], env=_env()),
+    refused_saying(run_cli(["run", str(scenario), "-p", "gemini", "--dry-run"], env=user_env()),
              "loop step 1 offers 'get_order', which is not a declared tool (did you mean lookup_order?)")
 
 
@@ -230,7 +213,7 @@ def sent(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     for command in ("send", "compare"):
         with running_mock("gemini", script=here / "text.yaml") as mock:
             done = run_cli([command, str(here / "agent.yaml"), "-p", "gemini", "--base-url", mock.base_url,
-                            *(["--send"] if command == "compare" else [])], env=_env(60, GEMINI_API_KEY="unused"))
+                            *(["--send"] if command == "compare" else [])], env=user_env(60, GEMINI_API_KEY="unused"))
         assert done.returncode == 0, done.stderr
         assert all(len(line) <= 60 for line in done.stdout.splitlines()), done.stdout
         out[command] = done.stdout
@@ -284,7 +267,7 @@ def test_what_the_provider_ran_goes_on_under_its_label_at_60_columns() -> None:
     """Anthropic's recorded tool search reply (tests/data/responses/anthropic, SOURCES.md there): `run by the provider
     tool_search tool_search_tool_regex` went on at the line's start with `loaded get_temp_data`, as the text did."""
     reply = ROOT / "tests" / "data" / "responses" / "anthropic" / "anthropic-tool-search-regex.json"
-    done = run_cli(["parse", str(reply), "-p", "anthropic"], env=_env(60))
+    done = run_cli(["parse", str(reply), "-p", "anthropic"], env=user_env(60))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("run by the provider  "))
