@@ -98,7 +98,7 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     from . import loop
     from .trace_scenario import _check
 
-    scenario = _check(str(path), data)._replace(notes=tuple(_redacted(har, notes)))
+    scenario = _check(str(path), data)._replace(notes=tuple(_notes_redacted(har, notes)))
     bodies = {n: body for n, (body, _) in replies.items() if body is not None}
     saved = {n: reply for n, (_, reply) in replies.items() if reply is not None}
     return scenario, loop.Replay([loop.Transcript(path, calls[0].provider, bodies, saved, len(calls))])
@@ -276,11 +276,9 @@ def _shown(value: Any) -> str:
 def _replies(har: Any, calls: list[Any], imported: list[Any]) -> dict[int, tuple[Any, Any]]:
     """Per step: ((status, body, content type) as recorded, or None; {"status", "reply", "latency_ms", "results"},
     or None where the entry holds no response to read)."""
-    from .mock.body_secrets import secrets
-    from .redaction import Redactor
     from .trace_har import _recorded_body, recorded_reply
 
-    redactor = Redactor(secrets(har.secrets)) if har.secrets else None
+    redactor = _har_redactor(har)
     out: dict[int, tuple[Any, Any]] = {}
     for step, call in enumerate(calls, 1):
         reply, _ = recorded_reply(har, call)
@@ -324,11 +322,13 @@ def _results_given(reply: Any, messages: list[dict[str, Any]]) -> list[dict[str,
     return given
 
 
-def _redacted(har: Any, notes: list[LedgerEntry]) -> list[LedgerEntry]:
-    if not har.secrets:
-        return notes
-    from .mock.body_secrets import secrets
-    from .redaction import Redactor
+def _notes_redacted(har: Any, notes: list[LedgerEntry]) -> list[LedgerEntry]:
+    redactor = _har_redactor(har)
+    return notes if redactor is None else [n._replace(message=redactor.text(n.message)) for n in notes]
 
-    redactor = Redactor(secrets(har.secrets))
-    return [n._replace(message=redactor.text(n.message)) for n in notes]
+
+def _har_redactor(har: Any) -> Any:
+    """trace_har's one Redactor for the HAR's credentials and found keys (None: it holds none)."""
+    from .trace_har import _redactor
+
+    return _redactor(tuple(har.secrets.items()), tuple(har.found.items())) if har.secrets or har.found else None
