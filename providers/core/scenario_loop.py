@@ -50,14 +50,19 @@ def read_loop(r: _Reader, node: yaml.Node, tools: tuple[Tool, ...]) -> LoopSpec:
             name = key_node.value
             tool = next((t for t in tools if t.name == name), None)
             if tool is None:
-                hint = tool_did_you_mean(name, names) or (f"declared tools: {', '.join(names)}" if names
-                                                           else "declare it under tools:")
+                hint = _undeclared_hint(name, names)
                 raise r.loc(key_node).fail(f"loop.results has an entry for '{name}', which is not a declared tool", hint)
             results[name] = _loop_result(r, entries[name], tool, allow_list=True)
     policy = {key: read_word(r, fields[key], key, words) for key, words in (("narrow", NARROW), ("after_call", AFTER_CALL))
               if key in fields}
     return LoopSpec(max_steps=max_steps, steps=tuple(steps), stop_tool=stop_tool, results=results,
                     raw=r.value(node), repeated_calls=repeated, **policy)
+
+
+def _undeclared_hint(name: str, names: tuple[str, ...]) -> str:
+    """What to write for a loop entry naming ``name``, which no tool declares."""
+    return tool_did_you_mean(name, names) or (f"declared tools: {', '.join(names)}" if names
+                                              else "declare it under tools:")
 
 
 def _loop_step(r: _Reader, node: yaml.Node, number: int, names: tuple[str, ...]) -> LoopStep:
@@ -68,8 +73,7 @@ def _loop_step(r: _Reader, node: yaml.Node, number: int, names: tuple[str, ...])
         for item in r.sequence(fields["tools"], f"loop.steps[{number}].tools"):
             name = r.string(item, "a tool name")
             if name not in names:
-                hint = tool_did_you_mean(name, names) or (f"declared tools: {', '.join(names)}" if names
-                                                           else "declare it under tools:")
+                hint = _undeclared_hint(name, names)
                 raise r.loc(item).fail(f"loop step {number} offers '{name}', which is not a declared tool", hint)
             offered_list.append(name)
         offered = tuple(offered_list)
