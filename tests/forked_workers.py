@@ -46,6 +46,9 @@ SHARED = ("openai", "anthropic", "google.genai", "mcp", "botocore.session", "age
           "langchain_openai", "langchain_anthropic", "hypothesis", "jsonschema", "opentelemetry.sdk.trace")
 SUITE_SIZED = 20
 TEST_SECONDS = int(os.environ.get("TOOLCHOICE_TEST_SECONDS", "600"))  # a test past this is hung: stacks said, worker ends
+# Where each test's CPU seconds go when set: a tab-separated line per test (node id, its worker's own CPU, its waited-for
+# child processes' CPU), appended by the parent; how bench/README.md's table of the suite's costs is made
+CPU_LOG = os.environ.get("TOOLCHOICE_TEST_CPU_LOG", "")
 # LiteLLM (~3.8 s CPU) only when two or more of the files collected use it (tests/litellm_client.py), imported as
 # litellm_client imports it: offline, with its bundled model map
 LITELLM_USERS = re.compile(r"^\s*from litellm_client import", re.M)
@@ -190,6 +193,9 @@ class Parent:
             hook.pytest_runtest_logreport(report=report)
         elif kind == "finish":
             hook.pytest_runtest_logfinish(nodeid=data[0], location=tuple(data[1]))
+            if CPU_LOG:
+                with open(CPU_LOG, "a", encoding="utf-8") as log:
+                    log.write(f"{data[0]}\t{data[3]:.4f}\t{data[4]:.4f}\n")
             self.current[worker] = None
             index = data[2]
             if index in self.pending[worker]:
@@ -313,9 +319,14 @@ def _work(session: pytest.Session, worker: int, conn: Connection) -> int:
         nextitem = items[todo[0]] if todo else None
         conn.send(("start", (item.nodeid, list(item.location))))
         faulthandler.dump_traceback_later(TEST_SECONDS, exit=True, file=stacks)
+        before = os.times()
         item.config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+        after = os.times()
         faulthandler.cancel_dump_traceback_later()
-        conn.send(("finish", (item.nodeid, list(item.location), index)))
+        conn.send(("finish", (item.nodeid, list(item.location), index,
+                              after.user + after.system - before.user - before.system,
+                              after.children_user + after.children_system
+                              - before.children_user - before.children_system)))
         if todo and conn.poll():  # only a stop comes unasked
             conn.recv()
             stop = True

@@ -5,6 +5,7 @@ that dies fails the test it ran, and the rest of its file, by name."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -100,7 +101,6 @@ def test_after(): pass
 
 
 def test_a_hung_test_fails_by_name_with_its_stacks_and_the_suite_goes_on(tmp_path: Path) -> None:
-    import os
 
     _write(tmp_path, {"conftest.py": SUITE["conftest.py"], "test_c.py": SUITE["test_c.py"], "test_hung.py": HUNG})
     forked = _run(tmp_path, "--workers", "2", env={**os.environ, "TOOLCHOICE_TEST_SECONDS": "2"})
@@ -132,3 +132,28 @@ def test_x_stops_every_worker_after_its_test_with_its_fixtures_torn_down(tmp_pat
     ran = _outcomes(forked.stdout)
     assert ran["test_one.py::test_step[3]"] == "FAILED" and len(ran) < 80, ran
     assert (tmp_path / "test_one.torn").exists() and (tmp_path / "test_two.torn").exists()
+
+
+BURN = """
+import subprocess, sys, time
+SPIN = "import time\\nstart = time.process_time()\\nwhile time.process_time() - start < 0.2: pass"
+def test_own(): exec(SPIN)
+def test_child(): subprocess.run([sys.executable, "-c", SPIN], check=True)
+def test_idle(): time.sleep(0.2)
+"""
+
+
+def test_the_cpu_log_puts_each_tests_cpu_seconds_on_its_process_or_its_children(tmp_path: Path) -> None:
+    """``TOOLCHOICE_TEST_CPU_LOG``: how bench/README.md's table of where the suite's CPU goes is made. Each test
+    spins until the operating system has counted 0.2 s of CPU in its own process or in a child's (or sleeps)."""
+    _write(tmp_path, {"conftest.py": SUITE["conftest.py"], "test_burn.py": BURN, "test_c.py": SUITE["test_c.py"]})
+    log = tmp_path / "cpu.tsv"
+    ran = _run(tmp_path, "--workers", "2", env={**os.environ, "TOOLCHOICE_TEST_CPU_LOG": str(log)})
+    assert ran.returncode == 0, ran.stdout[-2000:]
+    rows = {node: (float(own), float(children)) for node, own, children in
+            (line.split("\t") for line in log.read_text(encoding="utf-8").splitlines())}
+    assert set(rows) == {"test_burn.py::test_own", "test_burn.py::test_child", "test_burn.py::test_idle",
+                         "test_c.py::test_c1"}
+    assert rows["test_burn.py::test_own"][0] >= 0.2 and rows["test_burn.py::test_own"][1] == 0
+    assert rows["test_burn.py::test_child"][1] >= 0.2 and rows["test_burn.py::test_child"][0] < 0.2
+    assert rows["test_burn.py::test_idle"][0] < 0.1 and rows["test_burn.py::test_idle"][1] == 0
