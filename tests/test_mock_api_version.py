@@ -250,7 +250,7 @@ def test_two_version_headers_are_one_comma_joined_value_and_the_400_names_both(m
 
 def test_the_unknown_version_answers_before_the_bodys_own_refusal(mock: Running) -> None:
     """A forced tool_choice with manual thinking under a made-up version: the version's 400 (the header is checked
-    before the body is judged), the line naming the version first."""
+    before the translator judges the choice), the line naming the version first."""
     client = anthropic.Anthropic(base_url=mock.base_url, api_key=KEY, max_retries=0,
                                  default_headers={"anthropic-version": RECORDED_VALUE})
     with pytest.raises(anthropic.BadRequestError) as refused:
