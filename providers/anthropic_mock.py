@@ -133,18 +133,27 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
 
 
 def mock_header_refusal(headers: dict[str, str], body: dict[str, Any]) -> Any:
-    """Fact anthropic.api_version: a request whose anthropic-version header names a version that removes body fields
-    (2026-10-21: temperature, top_p, top_k) and whose body sends one is refused 400, as Anthropic's versions page says.
-    Its words are the fact's, quoted; the API's own error text for it is not recorded, so the 400 says so (UNRECORDED).
-    Another version, or none, and the fields are read as before. The words and fields are read from the fact's value,
-    as the translator reads them (providers/anthropic.py _version_lint)."""
+    """The refusal the request's anthropic-version header brings. A value that is not one of the API's versions
+    (fact anthropic.version_words: the versions page's history) is refused 400 in the API's recorded words
+    (api_version.unknown), whatever the body. Fact anthropic.api_version: a version that removes body fields
+    (2026-10-21: temperature, top_p, top_k) with a body that sends one is refused 400, as Anthropic's versions page
+    says; its words are the fact's, quoted; the API's own error text for it is not recorded, so the 400 says so
+    (UNRECORDED). No header (or an empty one), and a known version removing nothing the body sends: no refusal.
+    The words and fields are read from the facts' values, as the translator reads them (providers/anthropic.py
+    _version_lint)."""
+    from .core.choice_shape_words import ANTHROPIC_VERSIONS
     from .core.fact_values import VersionRemoves
     from .core.facts import cited, fact
-    from .core.model import LedgerEntry
+    from .core.model import LedgerEntry, quoted
     from .core.refusal_words import UNRECORDED
 
     said = fact("anthropic.api_version")
     assert isinstance(said.value, VersionRemoves)
+    sent = next((value.strip() for name, value in headers.items() if name.lower() == said.value.header), "")
+    if sent and sent not in ANTHROPIC_VERSIONS:
+        return LedgerEntry("error", "api_version.unknown", f"{said.value.header} {quoted(sent)} is not one of the "
+                           f"API's versions ({', '.join(ANTHROPIC_VERSIONS)}; fact anthropic.version_words): the API "
+                           "refuses every request under it; send one of them, or leave the header to the SDK")
     removed = said.value.removed(headers, body)
     if not removed:
         return None

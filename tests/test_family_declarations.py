@@ -41,7 +41,8 @@ ANSWERED_BY = {"error-anthropic-invalid-input-schema.json": "anthropic", "error-
                "error-openai-tools-reasoning-effort-gpt-5.6.json": "openai",
                "error-azure-tools-reasoning-effort-gpt-6-astra.json": "azure",
                "error-mistral-400-reasoning-effort.json": "mistral",
-               "error-xai-422-tool-choice.json": "xai", "error-cohere-422-tool-choice.json": "cohere"}
+               "error-xai-422-tool-choice.json": "xai", "error-cohere-422-tool-choice.json": "cohere",
+               "error-anthropic-invalid-version.json": "anthropic"}
 
 
 def test_every_recorded_error_body_is_named_above():

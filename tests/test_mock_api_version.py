@@ -1,4 +1,5 @@
-"""`toolchoice mock -p anthropic` reads the request's anthropic-version header (fact anthropic.api_version).
+"""`toolchoice mock -p anthropic` reads the request's anthropic-version header (facts anthropic.api_version,
+anthropic.version_words).
 
 Truth from outside the code: the anthropic SDK installed (2.14.x) as a real client on 127.0.0.1, the version it
 sends read off the wire (the mock's saved request) and from its own _constants.py; Anthropic's versions page's
@@ -6,6 +7,11 @@ words for 2026-10-21 as the fact holds them ("The temperature, top_p, and top_k 
 request that sends any of them returns a 400"). Every request the SDK builds itself is answered 200 under its
 default version; a body that sends a removed field through extra_body is the SDK's BadRequestError, in Anthropic's
 envelope, quoting the fact's words and marked as toolchoice's (the API's own message is not recorded).
+
+A version the API has not (a made-up date, two headers) is the API's recorded 400, held to the body
+directus-labs/extensions#285 logged (tests/data/responses/errors/error-anthropic-invalid-version.json:
+'anthropic-version: "2023-10-01" is not a valid version') and to what the SDK raises on it from a stand-in; until
+2026-11-28 it was 200.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from typing import Any, Iterator
 import pytest
 from pydantic import BaseModel
 
+from toolchoice.providers.core.choice_shape_words import ANTHROPIC_VERSIONS
 from toolchoice.providers.core.fact_values import VersionRemoves
 from toolchoice.providers.core.facts import fact
 from toolchoice.providers.core.mock.server import Running, running_mock
@@ -33,6 +40,9 @@ TOOLS = [{"name": "get_weather", "description": "Weather.", "input_schema": WEAT
 USER = [{"role": "user", "content": "Weather in Paris?"}]
 SAID = fact("anthropic.api_version").value
 assert isinstance(SAID, VersionRemoves)
+RECORDED = json.loads((Path(__file__).parent / "data" / "responses" / "errors"
+                       / "error-anthropic-invalid-version.json").read_text(encoding="utf-8"))
+RECORDED_VALUE = "2023-10-01"  # the header directus-labs/extensions#285 sent
 
 
 @pytest.fixture(scope="module")
@@ -152,9 +162,99 @@ def test_the_proxy_says_it_and_passes_the_request_on(mock: Running) -> None:
         with pytest.raises(anthropic.BadRequestError) as refused:
             client.messages.create(model=MODEL, max_tokens=512, messages=USER, extra_body={"top_p": 0.9})
         ok = client.messages.create(model=MODEL, max_tokens=512, messages=USER, tools=TOOLS)
-        records = proxy.wait_for(2)  # each line follows its answer
+        unknown = _refused_by(proxy.base_url, RECORDED_VALUE)
+        records = proxy.wait_for(3)  # each line follows its answer
     assert SAID.words in refused.value.body["error"]["message"]  # the mock upstream's 400, passed back
     assert ok.stop_reason == "tool_use"
-    first, second = records
+    assert unknown.status_code == 400 and unknown.body["error"] == RECORDED["error"]  # passed on, answered upstream
+    first, second, third = records
     assert "api_version.removed_field" in [f["code"] for f in first["findings"]] and first["status"] == 400
     assert "api_version.removed_field" not in [f["code"] for f in second["findings"]]
+    assert "api_version.unknown" in [f["code"] for f in third["findings"]] and third["status"] == 400
+
+
+def _refused_by(base_url: str, version: str) -> Any:
+    """What the SDK raises for a request sent under ``version`` (its default header replaced)."""
+    client = anthropic.Anthropic(base_url=base_url, api_key=KEY, max_retries=0,
+                                 default_headers={"anthropic-version": version})
+    with pytest.raises(anthropic.APIStatusError) as raised:
+        client.messages.create(model=MODEL, max_tokens=512, messages=USER, tools=TOOLS)
+    return raised.value
+
+
+def test_the_versions_the_page_names_hold_the_sdks_and_toolchoices_own() -> None:
+    """The versions the mock takes are the SDK's own (2.14's ANTHROPIC_API_VERSION) and toolchoice's 2023-06-01, with
+    2023-01-01, the page's first."""
+    from anthropic import _constants
+
+    from toolchoice.providers.anthropic import API_VERSION
+
+    assert {_constants.ANTHROPIC_API_VERSION, API_VERSION, "2023-01-01"} == set(ANTHROPIC_VERSIONS)
+
+
+def test_a_version_the_api_has_not_is_the_recorded_400_through_the_sdk(mock: Running) -> None:
+    """The SDK against a stand-in answering the recorded body, then against the mock, with the recorded header:
+    the same exception class, status and body but the request id (the mock's own)."""
+    from servers import StandIn, Step
+
+    with StandIn("anthropic", Step.recorded_error(400, "error-anthropic-invalid-version")) as stand_in:
+        expected = _refused_by(stand_in.base_url("anthropic"), RECORDED_VALUE)
+    got = _refused_by(mock.base_url, RECORDED_VALUE)
+    assert type(got) is type(expected) is anthropic.BadRequestError
+    assert got.status_code == expected.status_code == 400
+    assert {**got.body, "request_id": None} == {**expected.body, "request_id": None} == {**RECORDED, "request_id": None}
+    line = mock.records[-1]
+    assert line["status"] == 400 and line["calls"] == []
+    [finding] = [f for f in line["findings"] if f["code"] == "api_version.unknown"]
+    assert RECORDED_VALUE in finding["message"] and "anthropic.version_words" in finding["message"]
+
+
+@pytest.mark.parametrize("version", ["2024-10-22", "2023-06-02", "2026-10-21-beta", "latest"])
+def test_another_made_up_version_is_refused_in_the_same_words_naming_it(mock: Running, version: str) -> None:
+    """sseshachala/conductai#2179: '2024-10-22' made every request 400; the words name the value as sent."""
+    refused = _refused_by(mock.base_url, version)
+    assert refused.status_code == 400
+    assert refused.body["error"] == {**RECORDED["error"], "message": RECORDED["error"]["message"].replace(
+        RECORDED_VALUE, version)}
+
+
+@pytest.mark.parametrize("version", ANTHROPIC_VERSIONS)
+def test_each_version_the_page_names_is_answered(mock: Running, version: str) -> None:
+    reply = _client(mock, version).messages.create(model=MODEL, max_tokens=512, messages=USER, tools=TOOLS)
+    assert reply.stop_reason == "tool_use" and mock.records[-1]["status"] == 200
+
+
+def test_two_version_headers_are_one_comma_joined_value_and_the_400_names_both(mock: Running) -> None:
+    """decolua/9router#1227 (a client that sent the header twice): 'anthropic-version: "2023-06-01, 2023-06-01" is not
+    a valid version'. Sent as two header lines over a raw socket, the mock joins them (RFC 9110 5.3) and refuses
+    them as the API does; until 2026-11-28 it kept the last and answered 200."""
+    import socket
+    from urllib.parse import urlsplit
+
+    body = json.dumps({"model": MODEL, "max_tokens": 512, "messages": USER}).encode()
+    where = urlsplit(mock.base_url)
+    head = (f"POST /v1/messages HTTP/1.1\r\nhost: {where.netloc}\r\nx-api-key: {KEY}\r\n"
+            "anthropic-version: 2023-06-01\r\nAnthropic-Version: 2023-06-01\r\ncontent-type: application/json\r\n"
+            f"connection: close\r\ncontent-length: {len(body)}\r\n\r\n").encode()
+    with socket.create_connection((where.hostname, where.port), timeout=10) as sock:
+        sock.sendall(head + body)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    status_line, _, rest = answer.partition(b"\r\n")
+    assert status_line.split()[1] == b"400"
+    reply = json.loads(rest.partition(b"\r\n\r\n")[2])
+    assert reply["error"] == {"type": "invalid_request_error",
+                              "message": 'anthropic-version: "2023-06-01, 2023-06-01" is not a valid version'}
+
+
+def test_the_unknown_version_answers_before_the_bodys_own_refusal(mock: Running) -> None:
+    """A forced tool_choice with manual thinking under a made-up version: the version's 400 (the header is checked
+    before the translator judges the choice), the line naming the version first."""
+    client = anthropic.Anthropic(base_url=mock.base_url, api_key=KEY, max_retries=0,
+                                 default_headers={"anthropic-version": RECORDED_VALUE})
+    with pytest.raises(anthropic.BadRequestError) as refused:
+        client.messages.create(model="claude-sonnet-4-5", max_tokens=4096, messages=USER, tools=TOOLS,
+                               tool_choice={"type": "any"}, thinking={"type": "enabled", "budget_tokens": 1024})
+    assert refused.value.body["error"] == RECORDED["error"]
+    assert [f["code"] for f in mock.records[-1]["findings"]][0] == "api_version.unknown"

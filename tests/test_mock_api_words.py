@@ -204,11 +204,13 @@ def test_every_recorded_word_is_quoted_in_its_dated_fact() -> None:
     # tool_choice shapes of another API (trial15l: OpenAI's, Responses', Anthropic's two; core/choice_shape_words.py),
     # Gemini's unknown field, at the top and inside (trial16d), xAI's 422 for another API's object and Cohere's 422 for
     # a string it has not (trial17f), Converse's toolSpec.strict 400 (eleventh audit pass), Fable 5.1's forced-choice
-    # words on the Claude API and Converse, and Converse's recorded words for Fable 5 (trial18j, read 2026-11-28)
-    assert len(rows) == 28
+    # words on the Claude API and Converse, and Converse's recorded words for Fable 5 (trial18j, read 2026-11-28), and
+    # Anthropic's 400 for an anthropic-version it has not (trial19e)
+    assert len(rows) == 29
     for dated, row in rows:
         assert dated.verified in ("2026-11-27", "2026-11-28") and set(row.providers) <= set(dated.providers)
         first = row.words.split("{model}")[0].split("{tool_index}")[0].split("{type}")[0].split("{name}")[0].split("{choice}")[0]
+        first = first.split("{version}")[0]
         assert first in dated.source.replace('\\"', '"'), row
 
 

@@ -22,6 +22,10 @@ _READ = "2026-11-27"
 GEMINI_UNKNOWN_FIELD = 'Invalid JSON payload received. Unknown name "{name}": Cannot find field.'
 # the same for a field of a message inside it, {at} the message's place in proto field names
 GEMINI_UNKNOWN_AT = 'Invalid JSON payload received. Unknown name "{name}" at \'{at}\': Cannot find field.'
+# the anthropic-version values the versions page names (fact anthropic.version_words; providers/anthropic_mock.py),
+# and the API's words for another ({version}: the header's value as it arrived)
+ANTHROPIC_VERSIONS = ("2023-01-01", "2023-06-01", "2026-10-21")
+ANTHROPIC_VERSION_WORDS = 'anthropic-version: "{version}" is not a valid version'
 
 CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
     Fact("openai.tool_choice_shape_words", ("openai",),
@@ -214,6 +218,24 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          "https://docs.cohere.com/reference/chat\"}'", _READ,
          (RefusalWords("tool_choice.shape", ("cohere",), "unrecognized tool choice option '{choice}'. For proper "
                        "usage, please refer to https://docs.cohere.com/reference/chat", status=422),)),
+    # trial 19e (2026-11-28): an anthropic-version the API does not have (the mock answered it 200 until then)
+    Fact("anthropic.version_words", ("anthropic",),
+         "Anthropic's Messages API answers an anthropic-version header naming no version it has with 400 "
+         "invalid_request_error: 'anthropic-version: \"VALUE\" is not a valid version', VALUE as it arrived (a "
+         "made-up date, two headers joined by a comma). Its versions (the versions page's history): "
+         + ", ".join(ANTHROPIC_VERSIONS) + ". The mock answers these words for another value (api_version.unknown); "
+         "no header at all is not judged here (the API's 'anthropic-version: header is required' is recorded only "
+         "from 2023-12 and 2024-01: PipedreamHQ/pipedream#9697, yrvelez/claudeR#1)",
+         "directus-labs/extensions#285 (2026-01-11, api.anthropic.com, '2023-10-01': the whole body with its status); "
+         "decolua/9router#1227 (2026-05-17, claude-sonnet-4-6, 'HTTP 400'), #1475 (2026-05-26) and #2357 "
+         "(2026-07-04), a doubled header; sseshachala/conductai#2179 (2026-09-21, '2024-10-22': 'every Anthropic "
+         "request 400'd'); the versions: platform.claude.com/docs/en/api/versioning (the stored copies: ?version="
+         f"2023-06-01 lists 2026-10-21 first; the .md copy 2023-06-01 and '2023-01-01: Initial release'){CITE_END}"
+         "'{\"type\":\"invalid_request_error\",\"message\":\"anthropic-version: \\\"2023-10-01\\\" is not a "
+         "valid version\"},\"request_id\":\"req_011CX24paaNdfCaRyUMhnjB5\"}' and '\"status\":400' (#285, the "
+         "body unescaped once); '[400]: {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":"
+         "\"anthropic-version: \\\"2023-06-01, 2023-06-01\\\" is not a valid version\"}' (#1227)", "2026-11-28",
+         (RefusalWords("api_version.unknown", ("anthropic",), ANTHROPIC_VERSION_WORDS),)),
     Fact("bedrock.redacted_thinking_models", ("bedrock",),
          "On Bedrock, Claude 3.7 Sonnet returns flagged reasoning as a redacted thinking block (Converse: a "
          "reasoningContent block's redactedContent); Claude 4 models do not produce redacted thinking blocks (they "

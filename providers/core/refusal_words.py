@@ -10,7 +10,7 @@ a finding. Where no words are recorded, the 400 keeps the ledger line (docs/mock
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Mapping
 
 from .choice_shape_words import CHOICE_SHAPE_FACTS
 from .effort_facts import EFFORT_FACTS
@@ -254,9 +254,11 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
 )
 
 
-def api_refusal(provider: str, code: str, model: str | None, body: Any) -> RefusalWords | None:
+def api_refusal(provider: str, code: str, model: str | None, body: Any,
+                headers: Mapping[str, str] | None = None) -> RefusalWords | None:
     """The recorded refusal ``code`` stands for on ``provider``, where recorded for this case (the model, the body):
-    its words (``{model}`` filled in) and its envelope's other fields; else None."""
+    its words (``{model}`` filled in; ``{version}``, the request's anthropic-version header as it arrived, from
+    ``headers``, their names lower-cased) and its envelope's other fields; else None."""
     facts = REFUSAL_FACTS + EFFORT_FACTS + CHOICE_SHAPE_FACTS
     for row in (row for fact in facts for row in refusals(fact.value)):
         if row.code != code or provider not in row.providers:
@@ -270,6 +272,8 @@ def api_refusal(provider: str, code: str, model: str | None, body: Any) -> Refus
             words = words.replace("{type}", str(_at(body, ("tool_choice", "type"))))
         if "{choice}" in words:  # a string tool_choice the API does not take, as sent (Cohere's)
             words = words.replace("{choice}", str(_at(body, ("tool_choice",))))
+        if "{version}" in words:  # the API version header a refusal of it names (fact anthropic.version_words)
+            words = words.replace("{version}", (headers or {}).get("anthropic-version", ""))
         if "{tool_index}" in words:  # the first tool whose schema the API refuses (schema.rejected)
             index = _composed_tool(body)
             if index is None:

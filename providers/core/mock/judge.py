@@ -135,7 +135,7 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any],
     by_headers = getattr(module, "mock_header_refusal", None)  # a header the body's fields do not agree with
     refusing = by_headers(headers or {}, body) if by_headers is not None else None
     if refusing is not None:  # the line says it even where the body's own refusal answers first
-        said = _in_api_words(provider, refusing, read, body, findings)
+        said = _in_api_words(provider, refusing, read, body, findings, headers)
         if refusal is None:
             refusal, envelope, status = said
     limit = CAPABILITIES[provider].tool_limit  # more tools than a source says the API takes: its words, first
@@ -228,13 +228,14 @@ def _strings(value: Any) -> list[str]:
 
 
 def _in_api_words(provider: str, refusing: LedgerEntry, read: MockRead, body: Any,
-                  findings: list[LedgerEntry] | None = None) -> tuple[str, tuple[tuple[str, Any], ...], int]:
+                  findings: list[LedgerEntry] | None = None,
+                  headers: Mapping[str, str] | None = None) -> tuple[str, tuple[tuple[str, Any], ...], int]:
     """The refusal's message for a refusal toolchoice words with its advice: the API's own words where a source
     records them for this case (core/refusal_words.py), with the recorded body's other fields and status, else
     toolchoice's line, no fields and 400. The line stays a finding (``findings``: add it there when it is not one yet)."""
     if findings is not None:
         findings.append(refusing)
-    row = api_refusal(provider, refusing.code, read.model, body)
+    row = api_refusal(provider, refusing.code, read.model, body, headers)
     return (row.words, row.envelope, row.status) if row is not None else (refusing.message, (), 400)
 
 

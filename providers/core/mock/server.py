@@ -129,6 +129,8 @@ async def _read_rest(first: bytes, reader: asyncio.StreamReader, writer: asyncio
         name, value = name.strip().lower(), value.strip()
         if name == "content-length" and headers.get(name, value) != value:  # RFC 9112 6.3: a smuggling attempt
             raise BadRequest(400, "conflicting Content-Length headers")
+        if name in headers and name != "content-length":  # RFC 9110 5.3: a field sent twice is one, comma-joined
+            value = f"{headers[name]}, {value}"  # (two anthropic-version headers: the API's 400 names both)
         headers[name] = value
     chunked = "transfer-encoding" in headers
     if chunked:
