@@ -184,11 +184,17 @@ def _schema_rules(body: dict[str, Any], route: dict[str, Any]) -> tuple[str, Led
     """What the API refuses in a declaration's ``parameters`` past its parser (gemini/schema_rules.py), in its recorded
     words, with toolchoice's line naming each rule's recording; only where the parser's field lists are read (a body
     the parser refuses is answered with the parser's lines alone, as the API answers it)."""
-    from .gemini.schema_rules import SOURCES, refused, words
+    from .gemini.schema_rules import REF_SOURCE, SOURCES, UNDEFINED_REF, refused, undefined_refs, words
 
     found = refused(body) if route.get("version") in _FIELDS_READ else []
-    if not found:
-        return None
+    if not found:  # then a parametersJsonSchema's $ref (which the API answers first, when both are sent: not recorded)
+        refs = undefined_refs(body) if route.get("version") in _FIELDS_READ else []
+        if not refs:
+            return None
+        said = UNDEFINED_REF.format(at=refs[0][2])
+        return said, LedgerEntry("error", "body.schema_rule", f"Gemini's API refuses a $ref that does not resolve in "
+                                 f"its parametersJsonSchema (tools[{refs[0][0]}].function_declarations[{refs[0][1]}]): "
+                                 f"'{said}' ({REF_SOURCE}; fact gemini.json_schema_ref_words): the API answers 400")
     said = "; ".join(f"{at}: {rule} ({SOURCES[rule]})" for at, rule in found)
     return words(found), LedgerEntry("error", "body.schema_rule", f"Gemini's API refuses these schema fields: {said} "
                                      "(fact gemini.schema_rule_words): the API answers 400")

@@ -31,6 +31,7 @@ ANSWERED_BY = {"error-anthropic-invalid-input-schema.json": "anthropic", "error-
                "error-gemini-unknown-field.json": "gemini",
                "error-gemini-schema-items-missing.json": "gemini",
                "error-gemini-schema-required-undefined.json": "gemini",
+               "error-gemini-json-schema-ref-undefined.json": "gemini",
                "error-groq-requested-tool-does-not-exist.json": "groq", "error-groq-tool-choice-null.json": "groq",
                "error-groq-tool-use-failed.json": "groq", "error-llama-cpp-python-500.json": "llamacpp",
                "error-mistral-422-extra-forbidden.json": "mistral",

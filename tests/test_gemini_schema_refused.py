@@ -182,3 +182,62 @@ def test_real_world_schemas_convert_to_what_the_api_takes(path: str) -> None:
             translation = render(bfcl_schema(schema) if path.startswith("bfcl-") else schema, form, tool["name"])
             assert not warned(translation) and translation.request is not None, tool["name"]
             assert mock_status(translation.request.body)[0] == 200, tool["name"]
+
+
+@pytest.mark.skipif(missing("google.genai"), reason="needs google-genai")
+@pytest.mark.parametrize("form", ["parametersJsonSchema", None])
+def test_a_json_schema_ref_that_does_not_resolve_is_warned_and_google_genai_raises_the_recorded_error(
+        client: Any, form: str | None) -> None:
+    """A $ref the schema holds no definition for, sent whole as parametersJsonSchema (asked for, or under auto: the
+    conversion cannot inline it): the warning quotes the API's words (fact gemini.json_schema_ref_words), and the
+    body as sent, through google-genai's FunctionDeclaration(parameters_json_schema=...), gets from the mock the
+    ClientError google-genai raises on the recorded body (google-gemini/gemini-cli#13326)."""
+    from google.genai import errors, types
+
+    schema = {"type": "object", "properties": {"a": {"$ref": "#/$defs/Missing"},
+                                               "b": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/Gone"}]}}}
+    translation = render(schema, form=form)
+    said = warned(translation)
+    assert translation.request is not None and len(said) == 1
+    assert ('parametersJsonSchema: "reference to undefined schema at properties.a" (and at properties.b.anyOf.1: '
+            "the API names one) (google-gemini/gemini-cli#13326") in said[0]
+    assert "fact gemini.json_schema_ref_words" in said[0]
+    declaration = translation.request.body["tools"][0]["functionDeclarations"][0]
+    sent = types.FunctionDeclaration(name=declaration["name"], description=declaration["description"],
+                                     parameters_json_schema=declaration["parametersJsonSchema"])
+    with pytest.raises(errors.ClientError) as expected:
+        errors.APIError.raise_error(400, json.loads((Path(__file__).parent / "data" / "responses" / "errors" /
+                                                     "error-gemini-json-schema-ref-undefined.json").read_text()), None)
+    with pytest.raises(errors.ClientError) as raised:
+        client.models.generate_content(model=MODEL, contents="hi", config=types.GenerateContentConfig(
+            tools=[types.Tool(function_declarations=[sent])]))
+    assert (raised.value.code, raised.value.status, raised.value.details) == (
+        expected.value.code, expected.value.status, {"error": {**expected.value.details["error"],
+                                                              "message": "reference to undefined schema at properties.a"}})
+
+
+def test_a_json_schema_whose_refs_resolve_is_not_warned() -> None:
+    schema = {"type": "object", "$defs": {"T": {"type": "string"}}, "properties": {
+        "t": {"$ref": "#/$defs/T"}, "self": {"$ref": "#"}}}
+    translation = render(schema, form="parametersJsonSchema")
+    assert not warned(translation) and mock_status(translation.request.body)[0] == 200
+
+
+def test_a_tools_list_written_in_extra_is_judged_as_sent() -> None:
+    """providers.gemini.extra's tools replace the translated ones whole: the declarations the request sends are the
+    ones judged, by the parser's recorded line for a field Schema has not (fact gemini.unknown_field_words) and the
+    rules past it (fact gemini.schema_rule_words), as the mock answers them."""
+    extra = {"tools": [{"functionDeclarations": [
+        {"name": "pick", "parameters": {"type": "OBJECT", "properties": {"l": {"type": "ARRAY"}}}},
+        {"name": "other", "parameters": {"type": "OBJECT", "properties": {"s": {"type": "STRING", "exclusiveMinimum": 1}}}},
+        {"name": "third", "parametersJsonSchema": {"type": "object", "properties": {"a": {"$ref": "#/x"}}}}]}]}
+    scenario = Scenario(path="t", tools=(Tool("pick", "Picks.", {"type": "object"}),), messages=(Message("user", "hi"),),
+                        providers={"gemini": ProviderSettings(extra=extra)})
+    translation = gemini.translate("gemini", scenario, RenderOptions(model=MODEL), CAPABILITIES["gemini"])
+    said = warned(translation)
+    assert len(said) == 3 and "extra.overrides" in [e.code for e in translation.ledger]
+    assert said[0].startswith("tool 'pick': ") and '"missing field." at parameters.properties[l].items' in said[0]
+    assert said[1].startswith("tool 'other': ") and 'Unknown name \\"exclusiveMinimum\\"' in said[1]
+    assert said[2].startswith("tool 'third': ") and "reference to undefined schema at properties.a" in said[2]
+    status, reply = mock_status(translation.request.body)
+    assert status == 400 and 'Unknown name "exclusiveMinimum"' in reply["error"]["message"]

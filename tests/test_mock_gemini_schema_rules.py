@@ -170,3 +170,69 @@ def test_google_genai_raises_on_the_mocks_400_what_it_raises_on_the_recorded_bod
                                     f"{at}[n].enum: only allowed for STRING type\n"
                                     f"{at}[s].properties: only allowed for OBJECT type\n")
     assert [line["status"] for line in mock.records] == [400, 200]
+
+
+# a declaration's parametersJsonSchema (fact gemini.json_schema_ref_words): one rule, a $ref that does not resolve in it
+def json_schema(schema: dict[str, Any]) -> tuple[int, Any, dict[str, Any]]:
+    return ask([{"name": "f", "parametersJsonSchema": schema}])
+
+
+def test_a_json_schema_ref_that_does_not_resolve_is_the_recorded_body_whole() -> None:
+    """google-gemini/gemini-cli#13326: an MCP tool's inputSchema, which Gemini CLI sends as parametersJsonSchema, whose
+    target_object.anyOf[1] points at a definition the schema does not hold: the message alone, no details; the
+    declarations beside it (Schema parameters the API takes) do not save the request."""
+    schema = {"type": "object", "properties": {"target_object": {"anyOf": [
+        {"type": "string"}, {"$ref": "#/$defs/Table"}]}}, "required": ["target_object"]}
+    status, reply, record = ask([*_filler(2), {"name": "create_object", "parametersJsonSchema": schema}])
+    assert status == 400 and reply == recorded("error-gemini-json-schema-ref-undefined.json")
+    said = [f["message"] for f in record["findings"] if f["code"] == "body.schema_rule"]
+    assert len(said) == 1 and "google-gemini/gemini-cli#13326" in said[0] and "function_declarations[2]" in said[0]
+
+
+@pytest.mark.parametrize("schema,place", [
+    # Febchuk/knappy-slack-assistant specs/21 (gemini-3-flash-preview, 2026-10-04): a missing local definition or an
+    # external URL, 'reference to undefined schema at properties.a'
+    ({"type": "object", "properties": {"a": {"$ref": "#/$defs/Missing"}}}, "properties.a"),
+    ({"type": "object", "properties": {"a": {"$ref": "https://example.com/schemas/a.json"}}}, "properties.a"),
+    # the place's form, gemini-cli#13326: keys and list indexes joined by dots, inside items and $defs too
+    ({"type": "object", "$defs": {"T": {"type": "object", "properties": {"r": {"$ref": "#/definitions/R"}}}},
+      "properties": {"l": {"type": "array", "items": {"$ref": "#/$defs/T"}}}}, "$defs.T.properties.r"),
+    ({"type": "object", "properties": {"l": {"type": "array", "items": {"oneOf": [
+        {"type": "null"}, {"$ref": "#/properties/nothing"}]}}}}, "properties.l.items.oneOf.1"),
+])
+def test_a_ref_that_does_not_resolve_is_named_by_its_place(schema: dict[str, Any], place: str) -> None:
+    status, reply, _ = json_schema(schema)
+    assert status == 400 and reply == {"error": {
+        "code": 400, "message": f"reference to undefined schema at {place}", "status": "INVALID_ARGUMENT"}}
+
+
+@pytest.mark.parametrize("schema", [
+    # what knappy-slack-assistant's measurement found taken in parametersJsonSchema (specs/21 section 4.2)
+    {"type": "object", "$defs": {"T": {"type": "string"}}, "properties": {
+        "t": {"$ref": "#/$defs/T", "description": "d", "default": "x"}, "c": {"const": 1}, "n": {"type": ["string", "null"]},
+        "a": {"allOf": [{"type": "string"}, {"not": {"const": ""}}]}, "u": {"type": "array", "uniqueItems": True},
+        "p": {"type": "object", "patternProperties": {"^x": {"type": "string"}}, "additionalProperties": False},
+        "i": {"if": {"type": "string"}, "then": {"minLength": 1}}, "e": {"enum": [], "examples": ["a"]},
+        "m": {"enum": ["a", 1, None]}, "f": {"type": "string", "format": "no-such-format"}, "b": True,
+        "r": {"type": "string", "pattern": "(["}, "l": {"type": "array"}, "x-vendor": {"x-google-enum-descriptions": []}}},
+    {"type": "object", "properties": {"node": {"$ref": "#"}}},  # root $ref "#", recursive
+    {"type": "object", "definitions": {"a b": {"type": "string"}}, "properties": {"s": {"$ref": "#/definitions/a%20b"}}},
+    {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "$id": "https://example.com/root.json",
+     "properties": {"s": {"$ref": "https://example.com/root.json#/properties/t"}, "t": {"type": "string"}}},
+    {"type": "object", "properties": {"d": {"type": "object", "properties": {"d": {"type": "object", "properties": {
+        "d": {"type": "object", "properties": {"d": {"type": "object", "properties": {"d": {"type": "object",
+            "properties": {"d": {"type": "object", "properties": {"d": {"type": "string"}}}}}}}}}}}}}}},  # 7 deep
+    # not judged (no recording): an anchor, a relative reference, a $ref at the root
+    {"type": "object", "properties": {"a": {"$ref": "#nowhere"}, "b": {"$ref": "other.json"}}},
+    {"$ref": "#/$defs/Missing"},
+])
+def test_a_json_schema_the_api_takes_or_no_source_judges_is_answered(schema: dict[str, Any]) -> None:
+    status, _, record = json_schema(schema)
+    assert status == 200, record["findings"]
+
+
+def test_a_response_json_schema_is_not_judged() -> None:
+    """No recording of the API's answer to a responseJsonSchema's $ref that does not resolve was found."""
+    status, _, _ = ask([{"name": "f", "parametersJsonSchema": {"type": "object"},
+                         "responseJsonSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/M"}}}}])
+    assert status == 200

@@ -187,8 +187,10 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          "OBJECT type' and 'required: only allowed for OBJECT type' (on a type other than OBJECT), 'required[I]: "
          "property is not defined', 'enum: only allowed for STRING type', an ARRAY's 'items: missing field.'. Before "
          "them, the parser refuses a type not of Type and a number in enum with 'Invalid value at 'PLACE' (TYPE), "
-         "\"VALUE\"', TYPE the Type enum's full name, and '... (TYPE_STRING), 0', each a fieldViolation. The mock answers these words (body.schema_rule, body.field_value; "
-         "providers/gemini/schema_rules.py, gemini/request_fields.py)",
+         "\"VALUE\"', TYPE the Type enum's full name, and '... (TYPE_STRING), 0', each a fieldViolation. The mock answers "
+         "these words (body.schema_rule, body.field_value; providers/gemini/schema_rules.py, gemini/request_fields.py), "
+         "and the translator warns with them where the parameters it sends hold such a fault (schema.api_refuses, "
+         "gemini/schema.py judge; the request is sent as written)",
          "anomalyco/opencode#11889 (2026-02-03, gemini-3-flash-preview); iBUHub/AIStudioToAPI#154 (2026-05-05, "
          "gemini-3-flash-preview on /v1beta, the whole body); musistudio/llms#20 (2025-08-07, gemini-2.5-pro); "
          "AstrBotDevs/AstrBot#6029 (2026-03-11, the whole body through google-genai) and cline/cline#7339; "
@@ -203,6 +205,40 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          "(type.googleapis.com/google.ai.generativelanguage.v1beta.Type), \"\"' (#166); 'Invalid value at "
          "'tools[0].function_declarations[7].parameters.properties[1].value.enum[0]' (TYPE_STRING), 0' (#172); "
          "'Possible values of the element of Type.STRING with enum format'", _READ),
+    Fact("gemini.json_schema_ref_words", ("gemini",),
+         "Gemini's generateContent refuses a function declaration's parametersJsonSchema holding a $ref that does not "
+         "resolve inside that schema (a local pointer to no definition, or an external URL) with 400 INVALID_ARGUMENT "
+         "and the message alone, 'reference to undefined schema at PLACE', PLACE the path from the schema's root to the "
+         "node holding the $ref, keys and list indexes joined by dots; the whole request fails, whatever its other "
+         "tools. Measured against gemini-3-flash-preview, 22 other constructs were taken there ($defs and $ref that "
+         "resolve, recursive $ref, "
+         "const, allOf, not, unknown formats, arrays without items, mixed-type enum, nesting 7 levels deep, ...). The "
+         "mock answers these words for the first such $ref in body order (body.schema_rule; providers/gemini/"
+         "schema_rules.py undefined_refs) and the translator warns with them (schema.api_refuses); a $ref at the root, "
+         "an anchor or a relative reference, and responseJsonSchema are not judged (no recording)",
+         "google-gemini/gemini-cli#13326 (2025-11-18, the whole body; Gemini CLI sends an MCP tool's inputSchema as "
+         "parametersJsonSchema, packages/core/src/tools/mcp-client.ts); Febchuk/knappy-slack-assistant "
+         "specs/21_launch_connections.md section 4.2 (measured 2026-10-04 against gemini-3-flash-preview through "
+         "google-genai with GEMINI_API_KEY, parameters_json_schema: specs/20_acting_through_mcp.md section 2.2)"
+         f"{CITE_END}'{{ \"error\": {{ \"code\": 400, \"message\": \"reference to undefined schema at "
+         "properties.target_object.anyOf.1\", \"status\": \"INVALID_ARGUMENT\" } }' (#13326); 'Gemini rejected only one "
+         "thing: a `$ref` that does not resolve inside the schema, whether it points at a missing local definition or "
+         "an external URL. The error was `400 INVALID_ARGUMENT: reference to undefined schema at properties.a`.'; "
+         "'When one good tool and one tool with a dangling `$ref` were declared together, the whole request failed "
+         "with that same 400.' (knappy-slack-assistant)", "2026-11-28"),
+    Fact("gemini.schema_format", ("gemini",),
+         "Gemini's Schema.format (a function declaration's parameters, response) takes any value: the v1beta "
+         "reference's words changed on 2025-10-15 from a list of supported formats to 'Any value is allowed'. A 400 "
+         "'format: only 'enum' and 'date-time' are supported for STRING type' was recorded in 2025-07, under the "
+         "earlier words. The mock takes any format and the translator sends it as written, with no warning",
+         "googleapis/googleapis google/ai/generativelanguage/v1beta/content.proto, Schema.format (at commit "
+         "fd84be8a8b, 2025-10-15, and at f8291d2b89, 2026-08-22; before, at 41f615cc6b); google-gemini/gemini-cli#3178 "
+         f"(2025-07-03, gemini-2.5-pro with an API key){CITE_END}'Optional. The format of the data. Any value is "
+         "allowed, but most do not trigger any special functionality.' (fd84be8a8b); 'Optional. The format of the "
+         "data. This is used only for primitive datatypes. Supported formats: for NUMBER type: float, double for "
+         "INTEGER type: int32, int64 for STRING type: enum, date-time' (41f615cc6b); '* GenerateContentRequest.tools[0]."
+         "function_declarations[93].parameters.properties[links].items.properties[url].format: only 'enum' and "
+         "'date-time' are supported for STRING type' (#3178)", "2026-11-28"),
     Fact("cohere.tool_choice_shape_words", ("cohere",),
          "Cohere's v2 chat answers a tool_choice string that is not one of its options (REQUIRED, NONE) with HTTP 422 "
          "and {id, message: \"unrecognized tool choice option 'VALUE'. For proper usage, please refer to "

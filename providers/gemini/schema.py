@@ -68,10 +68,12 @@ _JUDGED_AT_MOST, _JUDGED_TEXT_AT_MOST = 64, 256 * 1024
 
 
 def judge(ctx: Context, tools: list[Any]) -> None:
-    """The request's function declarations' ``parameters`` as converted (and a ``response`` schema as written),
-    judged by what the API refuses in them and gemini_mock.py answers 400 to: gemini/request_fields.py's parser lines,
-    gemini/schema_rules.py's rules (on ``parameters``, as the API runs them). One ``schema.api_refuses`` warning per
-    tool naming each place, the API's words and their source. Nothing is changed: the request is sent as written."""
+    """The request's function declarations as sent, after ``extra`` is merged (``parameters`` as converted, a
+    ``response`` schema and a ``parametersJsonSchema`` as written), judged by what the API refuses in them and
+    gemini_mock.py answers 400 to: gemini/request_fields.py's parser lines, gemini/schema_rules.py's rules (on
+    ``parameters``, as the API runs them; a ``parametersJsonSchema``'s ``$ref`` that does not resolve). One
+    ``schema.api_refuses`` warning per tool naming each place, the API's words and their source. Nothing is changed:
+    the request is sent as written."""
     import marshal
 
     try:
@@ -92,7 +94,7 @@ def judge(ctx: Context, tools: list[Any]) -> None:
 def _judged(tools: list[Any]) -> tuple[str, ...]:
     """judge's warnings for ``tools``, one a tool at fault."""
     from .request_fields import judged, line
-    from .schema_rules import SOURCES, refused
+    from .schema_rules import REF_SOURCE, SOURCES, UNDEFINED_REF, refused, undefined_refs
 
     parsed: dict[tuple[int, int], list[str]] = {}
     ruled: dict[tuple[int, int], dict[str, list[str]]] = {}
@@ -109,16 +111,31 @@ def _judged(tools: list[Any]) -> tuple[str, ...]:
         place = _IN_SCHEMA.fullmatch(at)
         if place is not None:
             ruled.setdefault((int(place[1]), int(place[2])), {}).setdefault(words, []).append(place[3])
+    refs: dict[tuple[int, int], list[str]] = {}
+    for group, number, at in undefined_refs(body):
+        refs.setdefault((group, number), []).append(at)
     out = []
-    for group, number in sorted({*parsed, *ruled}):
+    for group, number in sorted({*parsed, *ruled, *refs}):
         rules = ruled.get((group, number), {})
         said = [*parsed.get((group, number), ()), *(f"{translation.compact(words)} at {', '.join(places)} "
                                                     f"({SOURCES[words]}; {_FIXES[words]})"
                                                     for words, places in rules.items())]
-        name = tools[group]["functionDeclarations"][number].get("name")
-        out.append(f"tool '{name}': Gemini's API answers 400 INVALID_ARGUMENT to its declaration as sent: "
-                   f"{'; '.join(said)}{_RULES_FACT if rules else ''}; the request is sent as written")
+        if (group, number) in refs:
+            places = refs[group, number]
+            said.append(f"parametersJsonSchema: {translation.compact(UNDEFINED_REF.format(at=places[0]))}"
+                        f"{'' if len(places) == 1 else ' (and at ' + ', '.join(places[1:]) + ': the API names one)'} "
+                        f"({REF_SOURCE}; fact gemini.json_schema_ref_words; give each $ref a definition in the "
+                        "schema's $defs, or write the schema it stands for in its place)")
+        out.append(f"tool '{_name(tools, group, number)}': Gemini's API answers 400 INVALID_ARGUMENT to its "
+                   f"declaration as sent: {'; '.join(said)}{_RULES_FACT if rules else ''}; the request is sent as "
+                   "written")
     return tuple(out)
+
+
+def _name(tools: list[Any], group: int, number: int) -> Any:
+    """The name of declaration ``number`` in ``tools[group]``, in either spelling (a tools list written in extra)."""
+    declarations = tools[group].get("functionDeclarations", tools[group].get("function_declarations"))
+    return declarations[number].get("name")
 
 
 class SchemaConverter:

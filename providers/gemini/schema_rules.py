@@ -1,6 +1,6 @@
 """What Gemini's API refuses in a function declaration's ``parameters`` (a Schema message) past its JSON parser: the
 checks it runs on a body it could read, each refusal in the API's recorded words (fact gemini.schema_rule_words; read
-by providers/gemini_mock.py).
+by providers/gemini_mock.py, and by the translator's judge in gemini/schema.py).
 
 The API answers these 400 INVALID_ARGUMENT with one line per place, each '* GenerateContentRequest.PLACE: WORDS' and a
 newline, PLACE the schema's place with a property named by its name in brackets (``properties[data]``), ``items``,
@@ -19,18 +19,35 @@ newline, PLACE the schema's place with a property named by its name in brackets 
 
 An empty list or map is no value to the proto (an empty ``properties``, ``required`` or ``enum`` is as if left out).
 A schema with no ``type`` (an ``anyOf``) is not judged by type, nor the ``required`` of an OBJECT with ``anyOf``
-branches (whether the API looks for the names in them is not recorded). Not judged, though some sources record them,
-since the API's present answer is not known or the rule is not: an OBJECT with no properties ('properties: should be
-non-empty for OBJECT type', recorded until 2025 for function declarations, pipecat-ai/pipecat-flows#110; the 2026
-recording above was answered for a declaration whose properties were empty without that line); ``format`` ('only
-'enum' and 'date-time' are supported for STRING type', google-gemini/gemini-cli#3178, 2025-07; the present API
-reference says of format 'Any value is allowed'); nesting depth ('FunctionDeclaration 'NAME' in the request exceeds
-the maximum allowed nesting depth.', gemini-cli#5923, zereight/gitlab-mcp#223: the limit is not documented).
+branches (whether the API looks for the names in them is not recorded). Not judged, since the sources disagree or
+give no rule to check by (docs/mock.md, "A schema's values and rules", lists them): an OBJECT with no properties
+('properties: should be non-empty for OBJECT type' in 2024-2025 for function declarations, agno-agi/agno#2112,
+pipecat-ai/pipecat-flows#110, and 2025-12-18 inside a response_schema, browser-use/browser-use#3786; taken directly
+in 2025-03, BerriAI/litellm#9289, and the 2026 recording above answered a declaration whose properties were empty
+without that line); nesting depth ('A FunctionDeclaration in the request exceeds the maximum allowed nesting depth.',
+gemini-cli#6031, 2025-08-12; 'FunctionDeclaration 'NAME' in ...', zereight/gitlab-mcp#223: no source gives the
+limit). Taken, so never refused: any ``format`` (the v1beta proto's Schema.format since googleapis/googleapis
+fd84be8a8b, 2025-10-15: 'Any value is allowed, but most do not trigger any special functionality.'; the 2025-07
+refusal 'only 'enum' and 'date-time' are supported for STRING type', gemini-cli#3178, was answered under the earlier
+words 'Supported formats: ...').
+
+A declaration's ``parametersJsonSchema`` (a JSON Schema, sent as a google.protobuf.Value the parser does not look
+into) is judged by one rule (fact gemini.json_schema_ref_words): a ``$ref`` that does not resolve inside the schema,
+a local pointer to nothing or an external URL, is refused with 400 INVALID_ARGUMENT and the message alone, 'reference
+to undefined schema at PLACE', PLACE the path from the schema's root to the node holding the ``$ref``, its keys and
+list indexes joined by dots ('properties.target_object.anyOf.1', google-gemini/gemini-cli#13326, 2025-11-18, the
+whole body; 'properties.a', Febchuk/knappy-slack-assistant specs/21_launch_connections.md, measured 2026-10-04
+against gemini-3-flash-preview with an API key: the one construct refused where 22 others were taken, the whole
+request failing beside a good tool). Judged: a ``#`` or ``#/...`` pointer (percent and ~0/~1 escapes read), and an http(s) URL in a schema
+with no ``$id``; not judged: an anchor (``#name``) or a relative reference, a ``$ref`` at the root (its PLACE is
+not recorded). The request's message names one such ``$ref``; with several, which one is not recorded (the first in
+body order is named). ``responseJsonSchema`` is not judged: no recording of its refusals was found.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterator
+from urllib.parse import unquote
 
 # the form of each line (AIStudioToAPI#154: '* GenerateContentRequest.tools[0].function_declarations[1].parameters.
 # required[0]: property is not defined\n')
@@ -41,6 +58,16 @@ ONLY_STRING = "only allowed for STRING type"
 MISSING = "missing field."
 SOURCES = {ONLY_OBJECT: "anomalyco/opencode#11889", UNDEFINED: "iBUHub/AIStudioToAPI#154",
            ONLY_STRING: "musistudio/llms#20", MISSING: "AstrBotDevs/AstrBot#6029"}
+# a parametersJsonSchema's $ref that does not resolve in it: the whole message (gemini-cli#13326: '"message":
+# "reference to undefined schema at properties.target_object.anyOf.1"'), {at} the node's path from the root
+UNDEFINED_REF = "reference to undefined schema at {at}"
+REF_SOURCE = "google-gemini/gemini-cli#13326, Febchuk/knappy-slack-assistant specs/21_launch_connections.md"
+# JSON Schema's keywords whose value is a schema, a list of schemas, or a map of them (draft 2020-12, and draft-07's
+# definitions and additionalItems): where a $ref can stand
+_ONE = ("items", "additionalProperties", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames",
+        "unevaluatedItems", "unevaluatedProperties")
+_MANY = ("anyOf", "oneOf", "allOf", "prefixItems", "items")
+_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 
 
 def refused(body: dict[str, Any]) -> list[tuple[str, str]]:
@@ -105,3 +132,71 @@ def _own(schema: dict[str, Any], at: str) -> Iterator[tuple[str, str]]:
         yield f"{at}.enum", ONLY_STRING
     if kind == "ARRAY" and schema.get("items") is None:  # null: a message field left out
         yield f"{at}.items", MISSING
+
+
+def undefined_refs(body: dict[str, Any]) -> list[tuple[int, int, str]]:
+    """Each (tools index, declaration index, place) of a ``$ref`` in a declaration's ``parametersJsonSchema`` that does
+    not resolve inside it, in body order, a schema's own before those inside it (the module's docstring: what is
+    judged)."""
+    found: list[tuple[int, int, str]] = []
+    groups = body.get("tools")
+    for index, group in enumerate(groups if isinstance(groups, list) else []):
+        declarations = group.get("functionDeclarations", group.get("function_declarations")) \
+            if isinstance(group, dict) else None
+        for number, declaration in enumerate(declarations if isinstance(declarations, list) else []):
+            schema = declaration.get("parametersJsonSchema", declaration.get("parameters_json_schema")) \
+                if isinstance(declaration, dict) else None
+            if isinstance(schema, dict):
+                found.extend((index, number, at) for at in _refs_undefined(schema))
+    return found
+
+
+def _refs_undefined(root: dict[str, Any]) -> Iterator[str]:
+    with_id = _has_id(root)
+    stack: list[tuple[dict[str, Any], str]] = [(root, "")]
+    while stack:
+        schema, at = stack.pop()
+        ref = schema.get("$ref")
+        if at and isinstance(ref, str) and not _resolves(root, ref, with_id):
+            yield at
+        inside: list[tuple[dict[str, Any], str]] = []
+        for key, value in schema.items():
+            where = f"{at}.{key}" if at else key
+            if key in _MAPS and isinstance(value, dict):
+                inside += [(sub, f"{where}.{name}") for name, sub in value.items() if isinstance(sub, dict)]
+            elif key in _ONE and isinstance(value, dict):
+                inside.append((value, where))
+            elif key in _MANY and isinstance(value, list):
+                inside += [(sub, f"{where}.{i}") for i, sub in enumerate(value) if isinstance(sub, dict)]
+        stack.extend(reversed(inside))
+
+
+def _resolves(root: dict[str, Any], ref: str, with_id: bool) -> bool:
+    """False only for what the module's docstring says is judged: a pointer to nothing, an external URL."""
+    if ref.startswith(("http://", "https://")):
+        return with_id  # an $id in the schema may name that URL: not judged
+    if ref != "#" and not ref.startswith("#/"):
+        return True  # an anchor or a relative reference: not judged
+    node: Any = root
+    for step in ref[2:].split("/") if ref != "#" else ():
+        step = unquote(step).replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and step in node:
+            node = node[step]
+        elif isinstance(node, list) and step.isdigit() and int(step) < len(node):
+            node = node[int(step)]
+        else:
+            return False
+    return True
+
+
+def _has_id(root: Any) -> bool:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("$id"), str):
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False

@@ -49,9 +49,6 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     hosted = hosted_tools(ctx, 1 if tools else 0) if scenario.native_tools else []
     if tools or hosted:
         body["tools"] = ([{"functionDeclarations": [_declaration(ctx, tool) for tool in tools]}] if tools else []) + hosted
-        if any("parameters" in declared or "response" in declared
-               for declared in body["tools"][0].get("functionDeclarations", ())):
-            judge(ctx, body["tools"])
         calling = _calling_config(ctx)
         if calling is not None:
             body["toolConfig"] = {"functionCallingConfig": calling}
@@ -79,7 +76,17 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     if env:
         headers["x-goog-api-key"] = f"${env[0]}"
     return translation.finish(ctx, url=url, headers=headers, body=body,
-                         choice_path=("toolConfig", "functionCallingConfig"))
+                              choice_path=("toolConfig", "functionCallingConfig"), final_lint=_judge_sent)
+
+
+def _judge_sent(ctx: Context, body: dict[str, Any]) -> None:
+    """The function declarations as sent, after ``extra`` is merged (a tools list written there too), judged by what
+    the API refuses in them (gemini/schema.py judge)."""
+    tools = body.get("tools")
+    if isinstance(tools, list) and any(isinstance(group, dict) and ("functionDeclarations" in group
+                                                                    or "function_declarations" in group)
+                                       for group in tools):
+        judge(ctx, tools)
 
 
 # The model id goes into the URL path as models/{model}. google-genai refuses ids that would change the path or add a
