@@ -1,7 +1,8 @@
 """Output is data, round 19. An error line quoting a file name wrote it through ``printable``, which deletes escape
 sequences and control characters: `a\\x1b[31mred.yaml` was shown as `ared.yaml`, `b\\x07.yaml` as `b.yaml`, a newline
 as a space, so a user whose file name held one could not tell which file was meant. They are written out now as every
-table writes them (``\\u001b``), never raw."""
+table writes them (``\\u001b``), never raw. And probe's title, broken by rich at any space, read `... · 1` over
+`sample(s) per question` at 80 columns: a title of parts is broken only between two of them now."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import subprocess
 import sys
 import unicodedata
 from pathlib import Path
+from typing import Iterator
 
 import pytest
+from servers import StandIn
 
 from cli import refused, run_cli, user_env
 
@@ -80,3 +83,66 @@ def test_a_warning_line_writes_out_what_it_quotes(tmp_path: Path) -> None:
     [warning] = [line for line in result.stderr.splitlines() if line.startswith("toolchoice: warning: --model")]
     assert warning.startswith(f"toolchoice: warning: --model {written_out(model)} goes to 2 providers"), warning
     assert not any(ch in result.stderr.replace("\n", "") for ch in RAW)
+
+
+# ---- probe's title: broken only between its parts --------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[StandIn]:
+    with StandIn("openai") as running:
+        yield running
+
+
+def title_lines(stdout: str) -> list[str]:
+    """The lines above the table: its top border, or its headers where it has no side borders."""
+    lines = stdout.splitlines()
+    return lines[:next(i for i, line in enumerate(lines) if line.startswith(("┌", "┏", "question ")))]
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_probe_title_keeps_each_part_whole(server: StandIn, columns: int) -> None:
+    """The model id's length is chosen so that a break at any space falls between `1` and `sample(s)`: on the
+    title's first line where the endpoint leaves room for it (80 columns), else on the next (60)."""
+    head = f"probe openai · {server.base_url()}/chat/completions · "
+    room = columns - len(head) - len(" · 1") if len(head) + len("m · 1") <= columns else columns - len(" · 1")
+    model = "m" * room
+    result = run_cli(["probe", "-p", "openai", "--base-url", server.base_url(), "--model", model, "--repeat", "1",
+                      "--retries", "0", "--tool-choice", "none"],
+                     env=user_env(columns, OPENAI_API_KEY="sk-probe-title"))
+    assert result.returncode in (0, 1), result.stderr
+    title = title_lines(result.stdout)
+    assert all(len(line) <= columns for line in result.stdout.splitlines()), result.stdout
+    assert "1 sample(s) per question" in title[-1], title  # whole, on a line of the title
+    # nothing lost: the lines are the title's parts, broken only where a separator was
+    assert " · ".join(title) == f"{head}{model} · 1 sample(s) per question", title
+    assert len(title) >= 2  # it did have to break
+
+
+# ---- other titles of parts: render's and compare's dry run, the support matrix's legend ---------------------------
+
+def before_table(stdout: str) -> list[str]:
+    lines = stdout.splitlines()
+    return lines[:next(i for i, line in enumerate(lines) if line[:1] in "┌┏" or line.startswith("provider"))]
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+@pytest.mark.parametrize("length", [20, 28, 36])
+def test_a_dry_run_title_is_broken_between_its_parts(tmp_path: Path, columns: int, length: int) -> None:
+    """`NAME · 20 providers · dry run (nothing sent)`: `dry` over `run (nothing sent)` at 60 columns before."""
+    name = ("s" * length)[:length - 5] + ".yaml"
+    (tmp_path / name).write_text("tools: [{name: f, parameters: {type: object}}]\ntool_choice: auto\n"
+                                 "messages: [{role: user, content: hi}]\n", encoding="utf-8")
+    result = run_cli(["render", name], env=user_env(columns), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    title = before_table(result.stdout)
+    assert " · ".join(title) == f"{name} · 20 providers · dry run (nothing sent)", title
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_the_support_matrix_legend_keeps_each_mark_beside_its_word(columns: int) -> None:
+    """`✘` ended the legend's first line and `unsupported)` began the next at 60 columns."""
+    result = run_cli(["providers"], env=user_env(columns))
+    assert result.returncode == 0, result.stderr
+    legend = [line.strip() for line in before_table(result.stdout)]
+    assert "  ".join(legend) == "tool_choice support (✔ native  → renamed  ≈ emulated  ✘ unsupported)", legend
+    assert all(len(line) <= columns for line in result.stdout.splitlines())
