@@ -69,10 +69,11 @@ def _previews_cut(rows: list[list[Any]], columns: dict[int, int], preview: Any,
 class PartsTitle:
     """A table's title of parts (``probe openai · URL · model · 1 sample(s) per question``, ``s.yaml · 20 providers ·
     dry run (nothing sent)``, the support matrix's legend), drawn at the width its table gets with a line broken only
-    between two parts (``hanging.packed``; the separator left out there), a part broken inside only where it alone is
-    wider than a line (by the word rule): rich broke a title at any space, `1` over `sample(s) per question`, `dry`
-    over `run`, `✘` over `unsupported`. Data: never read as markup, its controls written out (``visible``, before
-    the parts are measured). ``str()`` is the title on one line."""
+    between two parts (``hanging.packed``), the separator's mark ending the line there as rich left it (`URL ·`: the
+    lines joined by a space read the title), a part broken inside only where it alone is wider than a line (by the
+    word rule): rich broke a title at any space, `1` over `sample(s) per question`, `dry` over `run`, `✘` over
+    `unsupported`. Data: never read as markup, its controls written out (``visible``, before the parts are
+    measured). ``str()`` is the title on one line."""
 
     def __init__(self, parts: list[str], separator: str = " · ", style: str = "table.title") -> None:
         self.parts, self.separator, self.style = [visible(part) for part in parts], separator, style
@@ -83,7 +84,10 @@ class PartsTitle:
     def __rich_console__(self, console: Any, options: Any) -> Any:
         from rich.text import Text
 
-        title = packed([Text(part) for part in self.parts], self.separator, options.max_width)
+        mark = self.separator.rstrip()  # " ·" ends a part's line; the space after it is the break
+        gap = self.separator[len(mark):]
+        parts = [Text(part + mark if i < len(self.parts) - 1 else part) for i, part in enumerate(self.parts)]
+        title = packed(parts, gap, options.max_width)
         title.stylize(self.style)
         yield title
 

@@ -85,6 +85,18 @@ def test_a_warning_line_writes_out_what_it_quotes(tmp_path: Path) -> None:
     assert not any(ch in result.stderr.replace("\n", "") for ch in RAW)
 
 
+def test_a_trace_comment_names_the_file_with_its_newline_written_out(tmp_path: Path) -> None:
+    """`trace FILE` names the file in its first comment; a newline in the name was a space there (`t x.json` for
+    `t<newline>x.json`), so the note named another file: written out as the error line writes it."""
+    name = "t\nrole: x\x1b[2J.json"
+    (tmp_path / name).write_bytes((Path(__file__).parent / "data" / "traces" / "genai-span-events.json").read_bytes())
+    result = run_cli(["trace", name], env=user_env(), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    first = result.stdout.splitlines()[0]
+    assert first.startswith(f"# info trace.imported: {written_out(name)}: 2 LLM calls"), first
+    assert not any(ch in result.stdout.replace("\n", "") for ch in RAW)
+
+
 # ---- probe's title: broken only between its parts --------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -113,8 +125,9 @@ def test_probe_title_keeps_each_part_whole(server: StandIn, columns: int) -> Non
     title = title_lines(result.stdout)
     assert all(len(line) <= columns for line in result.stdout.splitlines()), result.stdout
     assert "1 sample(s) per question" in title[-1], title  # whole, on a line of the title
-    # nothing lost: the lines are the title's parts, broken only where a separator was
-    assert " · ".join(title) == f"{head}{model} · 1 sample(s) per question", title
+    # nothing lost: the lines are the title's parts, broken only after a separator's `·`
+    assert " ".join(title) == f"{head}{model} · 1 sample(s) per question", title
+    assert all(line.endswith(" ·") for line in title[:-1]), title
     assert len(title) >= 2  # it did have to break
 
 
@@ -135,7 +148,8 @@ def test_a_dry_run_title_is_broken_between_its_parts(tmp_path: Path, columns: in
     result = run_cli(["render", name], env=user_env(columns), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     title = before_table(result.stdout)
-    assert " · ".join(title) == f"{name} · 20 providers · dry run (nothing sent)", title
+    assert " ".join(title) == f"{name} · 20 providers · dry run (nothing sent)", title
+    assert all(line.endswith(" ·") for line in title[:-1]), title
 
 
 @pytest.mark.parametrize("columns", [60, 80])
