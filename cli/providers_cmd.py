@@ -122,10 +122,8 @@ def print_model_rules(model: str, format: "MatrixFormat", chosen: list[str] | No
 
     from rich.text import Text
 
-    from .table_fit import PartsTitle
-
-    # the model id is the user's, never read as markup (the console below reads our own): PartsTitle is data
-    title = PartsTitle([f"model rules for {model}", "(override per provider: providers.<id>.rules.<fact>)"], " ")
+    # a Text: the model id is the user's, never read as markup (the console below reads our own)
+    title = Text(f"model rules for {model} (override per provider: providers.<id>.rules.<fact>)")
     table = Table(title=title)
     for column in ("provider", "fact", "value", "rule"):
         table.add_column(column, no_wrap=True)  # ids: whole, or the rows below

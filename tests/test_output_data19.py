@@ -97,6 +97,21 @@ def test_a_trace_comment_names_the_file_with_its_newline_written_out(tmp_path: P
     assert not any(ch in result.stdout.replace("\n", "") for ch in RAW)
 
 
+def test_a_path_in_a_line_a_command_writes_keeps_it_one_line(tmp_path: Path) -> None:
+    """`init NAME` and `render --snapshot DIR --update` say the path they wrote: a newline in it was written raw,
+    which split the line (and init's command to paste) in two. init's starter names itself in its comments: an ESC
+    there made a scenario its own reader refused (`control character U+001B is not allowed`)."""
+    name = "i n\x1b[2J\nit.yaml"
+    result = run_cli(["init", name], env=user_env(), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / name).is_file()
+    assert result.stdout == f"wrote {written_out(name)}: try `toolchoice compare '{written_out(name)}'`\n"
+    folder = "snap\nshots"
+    result = run_cli(["render", name, "-p", "openai", "--snapshot", folder, "--update"], env=user_env(), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"{written_out(folder)}: 1 snapshot files; wrote 1 new, updated 0, removed 0\n"
+
+
 # ---- probe's title: broken only between its parts --------------------------------------------------------------
 
 @pytest.fixture(scope="module")
