@@ -79,6 +79,9 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
     Returns the table (rows of rich Texts in ``cells``, one per column)."""
     from rich.table import Table
 
+    from .table_fit import parts_title
+
+    title = parts_title(title)  # "s.yaml · 20 providers · dry run (nothing sent)": broken between its parts only
     width = getattr(console, "width", 80)
     keep = list(columns)
     steps = [list(keep)]

@@ -16,7 +16,7 @@ import typer
 from toolchoice.providers.core.capabilities import CAPABILITIES
 
 from .exits import handled
-from .output import dumps, terminal_width, write, write_json
+from .output import dumps, shown_path, terminal_width, write, write_json
 
 DEPENDENCIES = ("typer", "rich", "httpx", "pyyaml", "jsonschema", "orjson", "aiohttp", "httpx-aiohttp")
 PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY",
@@ -109,7 +109,7 @@ def doctor(
             state = f"missing: export {row['variables'][0]}"
         lines.append(f"  {'✔' if row['ready'] else '✘'} {row['provider']:<17} {state}")
     if scenario is not None:
-        lines += ["", f"base URLs overridden in {scenario}:"]
+        lines += ["", f"base URLs overridden in {shown_path(scenario)}:"]
         fronts = " (gateway: the API's own rules hold there)"
         lines += [f"  {o['provider']:<17} {o['base_url']}{fronts if o['gateway'] else ''}"
                   for o in data["base_url_overrides"]] or ["  (none)"]

@@ -44,15 +44,24 @@ def summary_text(results: Iterable[tuple[Any, int]], sent: bool = True) -> str:
 ERROR_CHARS = 1800  # an error line longer than this is cut in its middle
 
 
+def one_line_shown(message: str) -> str:
+    """``message`` as an error or warning line shows it: data, every control character written out as the tables
+    write it (``redaction.visible``: ``\\u001b[31m``, ``\\u0007``, ``\\u202e``, a lone surrogate of a bytes path
+    ``\\udcff``) and a newline too (``\\u000a``, as ``output.shown_path`` writes it), never acted on by the terminal
+    nor dropped: a file name holding ESC, BEL or CR was shown without them (``printable`` deletes escape
+    sequences), so the user could not tell which file was meant, and one holding a newline read as a space."""
+    from toolchoice.providers.core.redaction import visible
+
+    return visible(message).replace("\n", "\\u000a")
+
+
 def error_line(message: str) -> None:
     """One line on stderr, with every key in the environment redacted (an error may quote what the
     user typed: a .env file given as the scenario, a key pasted into --provider) and no terminal
-    escapes."""
-    from toolchoice.providers.core.redaction import printable
-
+    escapes (``one_line_shown``)."""
     from .output import output_redactor
 
-    text = output_redactor().text(printable(message).replace("\n", " "))
+    text = output_redactor().text(one_line_shown(message))
     if len(text) > ERROR_CHARS:  # a huge value quoted in the message: its start and its end (what to do) stay
         left_out = len(text) - ERROR_CHARS
         text = f"{text[:ERROR_CHARS * 2 // 3]}…({left_out:,} characters left out)…{text[-ERROR_CHARS // 3:]}"
@@ -60,7 +69,8 @@ def error_line(message: str) -> None:
 
 
 def warning_line(message: str) -> None:
-    _to_stderr(f"toolchoice: warning: {message}\n")
+    """One line on stderr, shown as ``error_line`` shows its line (``--model`` and ``--host`` values are quoted)."""
+    _to_stderr(f"toolchoice: warning: {one_line_shown(message)}\n")
 
 
 def _to_stderr(line: str) -> None:

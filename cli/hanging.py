@@ -1,7 +1,8 @@
 """A line of the pretty views that is a label and a text (`  - reason`, `3× reason`, `  step 2 warning code: ...`),
 folded to the console's width with the text's further lines hanging under its first word, so that a wrapped
 reason does not run back to the left margin under the label. Words stay whole (rich's `Text.wrap`; a word longer
-than a line is folded). The text is data: it is never read as markup."""
+than a line is folded). The text is data: it is never read as markup. ``packed``: parts on a line (a sample's status
+and latency, probe's title), broken only between two of them."""
 
 from __future__ import annotations
 
@@ -154,3 +155,22 @@ def _cut(part: Any, start: int, end: int, drawn: str) -> Any:
     line = part[start:start + len(drawn) - 1]
     line.append(drawn[-1])
     return line
+
+
+def packed(parts: list[Any], separator: str, width: int) -> Any:
+    """One rich Text of ``parts`` (Texts) joined by ``separator``, a line break in place of the separator where
+    the next part would pass ``width``: a part ("200", "134 ms", "first tool delta 134 ms") is never folded
+    inside itself unless it alone is wider than a line (rich folds at every space, a no-break one too)."""
+    from rich.text import Text
+
+    out, used = Text(), 0
+    for part in parts:
+        if used and used + len(separator) + part.cell_len > width:
+            out.append("\n")
+            used = 0
+        elif used:
+            out.append(separator)
+            used += len(separator)
+        out.append_text(part)
+        used += part.cell_len
+    return out

@@ -11,7 +11,7 @@ import typer
 from toolchoice.providers.core.model import ToolchoiceError
 
 from .exits import handled
-from .output import write
+from .output import shown_path, write
 
 STARTER = """\
 # A toolchoice scenario: the tools, a neutral tool_choice, the conversation, per-provider settings.
@@ -59,10 +59,14 @@ def init(
     force: bool = typer.Option(False, "--force", help="Overwrite FILE if it exists."),
 ) -> None:
     """Write a commented starter scenario."""
+    import shlex
     from importlib import resources
 
     schema = resources.files("toolchoice.cli").joinpath("schemas", "scenario.schema.json")
-    text = STARTER.format(name=file or "scenario.yaml", schema=schema)
+    # the name as the commands to paste say it: its controls written out, a newline too (raw, an ESC made the file
+    # one its own reader refused, and a newline ended the comment, the rest of the name read as YAML), one shell word
+    pasted = "scenario.yaml" if file is None or str(file) == "-" else shlex.quote(shown_path(file))
+    text = STARTER.format(name=pasted, schema=schema)
     if file is None or str(file) == "-":
         sys.stdout.write(text)
         return
@@ -82,4 +86,4 @@ def init(
         missing = not file.parent.exists()
         raise ToolchoiceError(f"cannot write {file}: {exc.strerror}",
                               hint=f"make the folder {file.parent} first" if missing else None) from None
-    write(f"wrote {file}: try `toolchoice compare {file}`")
+    write(f"wrote {shown_path(file)}: try `toolchoice compare {pasted}`")  # one line, as the name in it

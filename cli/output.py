@@ -192,25 +192,6 @@ def wrapped(text: str, width: int) -> str:
     return "\n".join(out)
 
 
-def packed(parts: list[Any], separator: str, width: int) -> Any:
-    """One rich Text of ``parts`` (Texts) joined by ``separator``, a line break in place of the separator where
-    the next part would pass ``width``: a part ("200", "134 ms", "first tool delta 134 ms") is never folded
-    inside itself unless it alone is wider than a line (rich folds at every space, a no-break one too)."""
-    from rich.text import Text
-
-    out, used = Text(), 0
-    for part in parts:
-        if used and used + len(separator) + part.cell_len > width:
-            out.append("\n")
-            used = 0
-        elif used:
-            out.append(separator)
-            used += len(separator)
-        out.append_text(part)
-        used += part.cell_len
-    return out
-
-
 def shown_utf8_writer() -> Callable[[bytes], None]:
     """Where to write pieces of UTF-8 text already shown as ``write`` shows text (redacted, visible): the
     bytes as they are when stdout writes UTF-8 (no decoding and encoding again: a `run --repeat` document

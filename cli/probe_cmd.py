@@ -120,9 +120,10 @@ def probe(
     else:
         emit_pretty(lambda console: _print(console, result, hint=save is None and measured), {})
         if save is not None and measured:
-            from .output import new_console, wrapped
+            from .output import new_console, shown_path, wrapped
 
-            write(wrapped(f"capability overlay written to {save}: give --capabilities {save} to render, compare, send or "
+            shown = shown_path(save)  # a newline in the name written out, as a title writes it
+            write(wrapped(f"capability overlay written to {shown}: give --capabilities {shown} to render, compare, send or "
                           "run at the same base URL", new_console().width))
     if code == exits.INTERRUPTED:  # nothing saved: the overlay would lack the questions not asked
         partial = result["partial"]

@@ -219,6 +219,14 @@ _SHORT = {"required": "req.", "allowed": "allow.", "parallel": "par."}  # the co
 _ARGS = "args: a tool call's arguments in replies, as JSON text (string) or an object"
 
 
+def _legend_title() -> Any:
+    """The matrix's title, a mark never apart from its word (`✘` over `unsupported` at 60 columns)."""
+    from .table_fit import PartsTitle
+
+    first, *rest = _LEGEND.split("  ")
+    return PartsTitle([f"tool_choice support ({first}", *rest[:-1], f"{rest[-1]})"], "  ")
+
+
 def matrix_table(console: Any) -> Any:
     """The support matrix laid out for the console's width, whole at any width: with each short wire form
     where it fits, the marks alone under short headers where that fits (no side borders; at 60 columns without
@@ -230,14 +238,14 @@ def matrix_table(console: Any) -> Any:
     def fits(table: Any) -> bool:  # its natural width, measured without the console's bound
         return Measurement.get(console, console.options.update_width(10_000), table).maximum <= console.width
 
-    full = Table(title=f"tool_choice support ({_LEGEND})", show_lines=False, caption=_ARGS)
+    full = Table(title=_legend_title(), show_lines=False, caption=_ARGS)
     full.add_column("provider", style="bold", no_wrap=True)
     for feature in FEATURES:
         full.add_column(feature, no_wrap=True)
     full.add_column("args", no_wrap=True)
     full.add_column("verified", no_wrap=True)
     # no borders, one space between columns: 78 characters, whole on an 80-column CI log
-    compact = Table(title=f"tool_choice support ({_LEGEND})", box=None, padding=(0, 1, 0, 0), pad_edge=False,
+    compact = Table(title=_legend_title(), box=None, padding=(0, 1, 0, 0), pad_edge=False,
                     header_style="bold underline",
                     caption=", ".join(f"{s} {f}" for f, s in _SHORT.items()) + "\n" + _ARGS)
     compact.add_column("provider", style="bold", no_wrap=True)
@@ -246,7 +254,7 @@ def matrix_table(console: Any) -> Any:
     compact.add_column("args", no_wrap=True)
     compact.add_column("verified", no_wrap=True)
     # the marks alone (60 columns): a row's arguments form and date are in -p ID
-    marks_only = Table(title=f"tool_choice support ({_LEGEND})", box=None, padding=(0, 1, 0, 0), pad_edge=False,
+    marks_only = Table(title=_legend_title(), box=None, padding=(0, 1, 0, 0), pad_edge=False,
                        header_style="bold underline",
                        caption=", ".join(f"{s} {f}" for f, s in _SHORT.items()) + "\n" + "each row's arguments "
                        "form (JSON text or an object) and date: toolchoice providers -p ID")
@@ -266,7 +274,7 @@ def matrix_table(console: Any) -> Any:
     for table in (full, compact, marks_only):
         if fits(table):
             return table
-    listed = Table(title=f"tool_choice support ({_LEGEND})", show_lines=True, caption=_ARGS)
+    listed = Table(title=_legend_title(), show_lines=True, caption=_ARGS)
     listed.add_column("provider", style="bold", no_wrap=True)
     listed.add_column("features, arguments, verified", overflow="fold")
     for cap in CAPABILITIES.values():

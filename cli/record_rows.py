@@ -62,7 +62,7 @@ def _prose_block(value: str, inner: int, room: int, calls: bool = False) -> list
 
 
 def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None,
-                 title: str | None, calls: tuple[str, ...] = (), jsons: tuple[str, ...] = (),
+                 title: Any, calls: tuple[str, ...] = (), jsons: tuple[str, ...] = (),
                  prose: tuple[str, ...] = (), pairs: tuple[str, ...] = ()) -> Any:
     """One bordered row a record at ``width``: "label value · label value", a label never at the end of a
     line without the start of its value, as wide as rich made the layout before (title, rules). ``calls``: the

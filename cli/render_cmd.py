@@ -197,7 +197,7 @@ def _snapshots(directory: Path, rendered: list[tuple[str, list[Translation]]], u
     if update:
         changed = snapshot.update(directory, expected)
         counts = {kind: sum(d.kind == kind for d in changed) for kind in ("missing", "changed", "extra")}
-        write(f"{directory}: {len(expected)} snapshot files; wrote {counts['missing']} new, updated "
+        write(f"{shown_path(directory)}: {len(expected)} snapshot files; wrote {counts['missing']} new, updated "
               f"{counts['changed']}, removed {counts['extra']}")
         return
     drifts = snapshot.check(directory, expected)
@@ -211,8 +211,8 @@ def _snapshots(directory: Path, rendered: list[tuple[str, list[Translation]]], u
             out.append(f"--- {drift.path}: extra (render no longer produces it; --update removes it)")
     import shlex  # the hint is a command to paste: a folder with spaces stays one word
 
-    summary = (f"{directory}: {len(expected)} snapshot files match" if not drifts else
-               f"{directory}: {len(drifts)} of {len(set(expected) | {d.path for d in drifts})} snapshot files "
+    summary = (f"{shown_path(directory)}: {len(expected)} snapshot files match" if not drifts else
+               f"{shown_path(directory)}: {len(drifts)} of {len(set(expected) | {d.path for d in drifts})} snapshot files "
                f"differ (toolchoice render ... --snapshot {shlex.quote(str(directory))} --update accepts them)")
     write("\n".join([*out, summary]))
     if drifts:

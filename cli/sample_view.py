@@ -12,8 +12,8 @@ from toolchoice.providers.core.model import Reply, Translation
 from toolchoice.providers.core.outcome import rate_cells
 from toolchoice.providers.core.runner import Sample
 
-from .hanging import hanging
-from .output import dumps, json_view, packed, write
+from .hanging import hanging, packed
+from .output import dumps, json_view, write
 
 
 def _console(secrets: dict[str, str] | None = None) -> Any:

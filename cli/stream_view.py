@@ -19,7 +19,7 @@ def print_stream(console: Any, result: Any) -> None:
     if t.total_ms is not None:
         facts += [f"first byte {_ms(t.first_byte_ms)}", f"first tool delta {_ms(t.first_tool_delta_ms)}",
                   f"last event {_ms(t.last_event_ms)}", f"longest gap {_ms(t.longest_gap_ms)}"]
-    from .output import packed
+    from .hanging import packed
 
     parts = [Text.assemble(("stream  ", "bold"), (facts[0], "dim"))] + [Text(fact, style="dim") for fact in facts[1:]]
     console.print(packed(parts, "  ·  ", console.width))  # at 60 columns: never "134" over "ms"

@@ -10,7 +10,7 @@ from typing import Any
 
 from toolchoice.providers.core.redaction import visible
 
-from .hanging import UNITS, unit_lines
+from .hanging import UNITS, packed, unit_lines
 
 _WORD_CAP = 14  # a longer word in a cell (JSON, an id) folds anyway; it does not decide the layout
 
@@ -66,8 +66,39 @@ def _previews_cut(rows: list[list[Any]], columns: dict[int, int], preview: Any,
              for i, cell in enumerate(row)] for row in rows]
 
 
+class PartsTitle:
+    """A table's title of parts (``probe openai · URL · model · 1 sample(s) per question``, ``s.yaml · 20 providers ·
+    dry run (nothing sent)``, the support matrix's legend), drawn at the width its table gets with a line broken only
+    between two parts (``hanging.packed``), the separator's mark ending the line there as rich left it (`URL ·`: the
+    lines joined by a space read the title), a part broken inside only where it alone is wider than a line (by the
+    word rule): rich broke a title at any space, `1` over `sample(s) per question`, `dry` over `run`, `✘` over
+    `unsupported`. Data: never read as markup, its controls written out (``visible``, before the parts are
+    measured). ``str()`` is the title on one line."""
+
+    def __init__(self, parts: list[str], separator: str = " · ", style: str = "table.title") -> None:
+        self.parts, self.separator, self.style = [visible(part) for part in parts], separator, style
+
+    def __str__(self) -> str:
+        return self.separator.join(self.parts)
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from rich.text import Text
+
+        mark = self.separator.rstrip()  # " ·" ends a part's line; the space after it is the break
+        gap = self.separator[len(mark):]
+        parts = [Text(part + mark if i < len(self.parts) - 1 else part) for i, part in enumerate(self.parts)]
+        title = packed(parts, gap, options.max_width)
+        title.stylize(self.style)
+        yield title
+
+
+def parts_title(title: Any) -> Any:
+    """``title`` (a str joined by " · ") as a ``PartsTitle``; any other title (a Text, one part) as it is."""
+    return PartsTitle(title.split(" · ")) if isinstance(title, str) and " · " in title else title
+
+
 def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None = None,
-                 right: tuple[str, ...] = (), title: str | None = None, lines: bool = False,
+                 right: tuple[str, ...] = (), title: Any = None, lines: bool = False,
                  word_cap: int = _WORD_CAP, caps: dict[str, int] | None = None, calls: tuple[str, ...] = (),
                  jsons: tuple[str, ...] = (), prose: tuple[str, ...] = (), pairs: tuple[str, ...] = (),
                  preview: Any = None) -> Any:
@@ -97,6 +128,7 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     from .table_draw import laid_out_width
 
     rows = [[visible(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]  # measured as shown
+    title = parts_title(title)  # broken between its parts only
     whole_rows = rows  # the previews as long as they came, cut to the room once the layout is chosen
     at_previews = [i for i, header in enumerate(headers) if header in calls] if preview is not None else []
     if at_previews:

@@ -207,7 +207,8 @@ def _write_file(path: Path, text: str, force: bool) -> None:
 def _line(text: str) -> str:
     """One comment line: no terminal escapes, no line breaks (the text may quote the trace). An escape sequence is
     written out (``visible``: ``\\u001b[31m``), as the scenario below it writes the same text, not taken out: a tool
-    name or a file name quoted is the one the file holds."""
+    name or a file name quoted is the one the file holds; so is a newline (``\\u000a``, as ``output.shown_path``
+    writes it: a file `t<newline>x.json` was named `t x.json`)."""
     from toolchoice.providers.core.redaction import visible
 
-    return " ".join(visible(text).split())
+    return " ".join(visible(text).replace("\n", "\\u000a").split())
