@@ -440,7 +440,8 @@ def run(
     check_seconds(results_timeout, "results_timeout")  # nan passes the option's range (it compares false)
     check_base_url(base_url)
     allowed = allowed_env(allow_env)  # --allow-env and $TOOLCHOICE_ALLOW_ENV, as send reads them
-    loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider, dry_run and not live_mcp, allowed)
+    offline = (dry_run or replay is not None) and not live_mcp  # a replay sends nothing: no MCP server started either
+    loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider, offline, allowed)
     providers = selected_providers(provider, loaded)
     warn_shared_base_url(base_url, providers)
     override = None
