@@ -510,7 +510,7 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
 
         return load_path(path, live=not dry_run, allow_env=allow_env, command="run")
 
-    if replay is None or not replay.is_file():
+    if replay is None or replay.is_dir() or not _named(replay):  # a FIFO, a link's loop: the recording's reader says
         if trace_id is not None:
             raise ToolchoiceError("--trace-id goes with --replay TRACE_FILE")
         if scenario is None:
@@ -543,6 +543,14 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
         return traced, replies
     loaded = load_scenario(scenario)
     return loaded._replace(notes=(*traced.notes, *loaded.notes)), replies
+
+
+def _named(path: Path) -> bool:
+    """Whether something is there by that name, a link that leads nowhere included (``--replay`` given a FIFO, a
+    device or a link's loop: the recording's reader names what it is, not "no such folder")."""
+    import os
+
+    return os.path.lexists(path)
 
 
 def _inside(path: Path, folder: Path) -> bool:
