@@ -60,7 +60,13 @@ def error_line(message: str) -> None:
 
 
 def warning_line(message: str) -> None:
-    _to_stderr(f"toolchoice: warning: {message}\n")
+    """One line on stderr, as ``error_line`` says it: keys redacted, no terminal escapes (a warning quotes what the
+    user typed: --model, --host)."""
+    from toolchoice.providers.core.redaction import printable
+
+    from .output import output_redactor
+
+    _to_stderr(f"toolchoice: warning: {output_redactor().text(printable(message).replace(chr(10), ' '))}\n")
 
 
 def _to_stderr(line: str) -> None:
