@@ -1,0 +1,149 @@
+"""Adversarial round 19 (trial19f) on session 18's merges (`run --replay FILE.har`, sent_choice / sent_parallel, the
+Gemini translator's schema.api_refuses, Bedrock's key help) and on the house rules across commands: a replay opens
+no socket and starts no process, bad input is one line saying what it is, a warning line keeps keys and terminal
+escapes out as an error line does. Each test failed before its fix; the commands run in-process (tests/cli.py: the
+console script's own entry) where no real process is the check.
+
+The truth is outside the code under test: the recorded HAR of tests/data/har (openai-python's own requests), the
+saved loop of tests/data/loops (a real model's run), the operating system's own FIFO and symlink loop, and the Gemini
+mock's 400 (the API's recorded words) for the exact body the translator sends."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from cli import refuse_sockets, refused, run_cli, user_env
+
+ROOT = Path(__file__).resolve().parents[1]
+HAR = ROOT / "tests" / "data" / "har" / "sdk-session.har"
+SAVED = ROOT / "tests" / "data" / "loops" / "planner-loop-gemma-270m"
+TRAP = str(ROOT / "configs" / "planner-trap.yaml")
+KEY = "sk-proj-Adversarial19fKey0123456789abcdefXYZ"
+
+
+# ---- a replay is offline: a scenario's live MCP source is not started nor reached ------------------------------------
+
+@pytest.mark.parametrize("source", ["mcp", "mcp_url"])
+@pytest.mark.parametrize("replay", ["har", "folder"])
+def test_a_replay_starts_no_mcp_server_and_opens_no_socket(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           source: str, replay: str) -> None:
+    """`run SCENARIO --replay FILE.har` (or a saved folder) with a scenario whose tools come `from: {mcp: CMD}`: the
+    command was run (it wrote its file) and an `mcp_url` was connected to, though a replay is offline (README: "so
+    are ... `run --replay` (a saved loop)", dry runs that open no socket). It is now refused as a dry run's is,
+    naming --live-mcp, before anything starts."""
+    marker = tmp_path / "started"
+    live = {"mcp": f"touch {marker}", "mcp_url": "http://127.0.0.1:9/mcp"}[source]
+    scenario = tmp_path / "live.yaml"
+    scenario.write_text(f"tools:\n  - from: {{{source}: \"{live}\"}}\n"
+                        "  - {name: get_weather, description: W, parameters: {type: object}}\n"
+                        "messages:\n  - {role: user, content: hi}\ntool_choice: required\n", encoding="utf-8")
+    tried = refuse_sockets(monkeypatch)
+    args = ["--replay", str(HAR), "--trace-id", "1"] if replay == "har" else ["--replay", str(SAVED)]
+    done = run_cli(["run", str(scenario), *args, "-p", "openai"], env=user_env())
+    line = refused(done)
+    assert "--live-mcp" in line and f"from: {source}" in line, line
+    assert not marker.exists() and tried == []
+
+
+# ---- bad input: --replay given what is no file nor folder is said as what it is --------------------------------------
+
+def _loop(path: Path) -> Path:
+    path.symlink_to(path.name)  # a link to itself: the OS answers ELOOP
+    return path
+
+
+@pytest.mark.parametrize(("make", "said"), [
+    (lambda p: (os.mkfifo(p / "traffic.har"), p / "traffic.har")[1], "is a FIFO"),
+    (lambda p: (os.mkfifo(p / "trace.json"), p / "trace.json")[1], "is a FIFO"),
+    (lambda p: _loop(p / "looped.har"), "symbolic links"),
+    (lambda p: Path(os.devnull), "is a device"),
+], ids=["fifo-har", "fifo-trace", "link-loop", "device"])
+@pytest.mark.parametrize("with_scenario", [False, True], ids=["recording", "with-scenario"])
+def test_a_replay_of_a_fifo_a_device_or_a_link_loop_says_what_it_is(tmp_path: Path, make, said: str,
+                                                                       with_scenario: bool) -> None:
+    """`run --replay X` where X is a FIFO, /dev/null or a link to itself said "give a SCENARIO file (a --replay
+    folder replays a saved run of it)", or with a scenario "--replay X: no such folder" / "no such file or folder":
+    none of them true. The recording's reader now says what X is (as `trace X` does), one line, exit 2."""
+    target = make(tmp_path)
+    scenario = [TRAP] if with_scenario else []
+    line = refused(run_cli(["run", *scenario, "--replay", str(target), "-p", "openai"], env=user_env()))
+    assert said in line and str(target) in line, line
+    assert "SCENARIO" not in line and "no such" not in line, line
+
+
+# ---- a warning line is drawn as an error line is: no key, no terminal escape ------------------------------------------
+
+def test_a_warning_line_quoting_the_users_words_keeps_keys_and_escapes_out() -> None:
+    """`--model` quoted as typed in its warning (a bare model given to several providers, or one for a provider not
+    selected): a key pasted there was printed in clear (an error line redacts it), and an escape sequence reached the
+    terminal (an error line strips it)."""
+    for model in (KEY, f"gemini={KEY}"):
+        done = run_cli(["compare", TRAP, "-p", "openai,anthropic", "--model", model],
+                       env=user_env(OPENAI_API_KEY=KEY))
+        assert "toolchoice: warning: --model" in done.stderr, done.stderr
+        assert KEY not in done.stderr and KEY[-12:] not in done.stderr, done.stderr
+    shown = run_cli(["compare", TRAP, "-p", "openai,anthropic", "--model", "gpt\x1b[2J\x1b]0;owned\x07"],
+                    env=user_env())
+    warning = next(line for line in shown.stderr.splitlines() if "warning" in line)
+    assert "\x1b" not in warning and "\x07" not in warning and "gpt" in warning, repr(warning)
+
+
+# ---- Gemini: a refusal at a property whose name holds a line break is warned as the mock answers it ------------------
+
+def test_a_refused_place_under_a_property_named_with_a_line_break_is_warned() -> None:
+    """The mock (the API's recorded words) answers 400 'enum: only allowed for STRING type' at a property named
+    "a\\nb"; the translator's schema.api_refuses warned of every other property's but said nothing of it (its place
+    did not match a pattern whose `.` stops at a line break)."""
+    from toolchoice.providers import gemini
+    from toolchoice.providers.core.capabilities import CAPABILITIES
+    from toolchoice.providers.core.mock.service import MockService
+    from toolchoice.providers.core.model import Message, ProviderSettings, RenderOptions, Scenario, Tool
+
+    parameters = {"type": "object", "properties": {"a\nb": {"type": "integer", "enum": ["1"]}}}
+    scenario = Scenario(path="t", tools=(Tool("pick", "Picks.", parameters),), messages=(Message("user", "hi"),),
+                        providers={"gemini": ProviderSettings(schema_form="parameters")})
+    translation = gemini.translate("gemini", scenario, RenderOptions(model="gemini-2.5-flash"), CAPABILITIES["gemini"])
+    answered = MockService("gemini").handle("POST", "/v1beta/models/gemini-2.5-flash:generateContent", {},
+                                            json.dumps(translation.request.body).encode())
+    assert answered.status == 400
+    words = json.loads(answered.body)["error"]["message"]
+    assert "parameters.properties[a\nb].enum: only allowed for STRING type" in words, words
+    warned = [e.message for e in translation.ledger if e.code == "schema.api_refuses"]
+    assert len(warned) == 1 and "parameters.properties[a\nb].enum" in warned[0], translation.ledger
+
+
+# ---- Bedrock: compare --send without the key says what an IAM user does, as send does -------------------------------
+
+def test_compare_send_without_bedrocks_key_says_the_iam_words_as_send_does() -> None:
+    """`send -p bedrock` without AWS_BEARER_TOKEN_BEDROCK says how an account on IAM credentials makes a short-term
+    key (providers/bedrock.py KEY_HELP, trial18j); `compare -p bedrock --send` said only "set
+    AWS_BEARER_TOKEN_BEDROCK", and its record's key_help was empty: a skipped job's MissingKey was raised without its
+    provider, so no module was asked."""
+    from toolchoice.providers import NothingToSend, load_scenario_dict
+    from toolchoice.providers.core import jobs
+    from toolchoice.providers.bedrock import KEY_HELP
+
+    words = KEY_HELP["AWS_BEARER_TOKEN_BEDROCK"]
+    env = {"PATH": os.environ.get("PATH", "")}
+    sent = run_cli(["send", TRAP, "-p", "bedrock"], env=env)
+    assert words in refused(sent)
+    compared = refused(run_cli(["compare", TRAP, "-p", "bedrock", "--send"], env=env))
+    assert words in compared and compared.count(words) == 1, compared
+    saved = dict(os.environ)
+    os.environ.pop("AWS_BEARER_TOKEN_BEDROCK", None)
+    try:
+        scenario = load_scenario_dict({"tools": [{"name": "get_weather", "parameters": {"type": "object"}}],
+                                       "tool_choice": "get_weather", "messages": [{"role": "user", "content": "hi"}]})
+        with pytest.raises(NothingToSend) as caught:
+            jobs.compare_send(scenario, jobs.translations(scenario, "bedrock"))
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    [missing] = caught.value.missing
+    assert (missing.provider, missing.key_help) == ("bedrock", words)
+    local = run_cli(["compare", TRAP, "-p", "bedrock", "--send", "--base-url", "http://127.0.0.1:9"], env=env)
+    assert words not in local.stdout + local.stderr  # to this machine any value does: no IAM words
