@@ -147,3 +147,21 @@ def test_compare_send_without_bedrocks_key_says_the_iam_words_as_send_does() -> 
     assert (missing.provider, missing.key_help) == ("bedrock", words)
     local = run_cli(["compare", TRAP, "-p", "bedrock", "--send", "--base-url", "http://127.0.0.1:9"], env=env)
     assert words not in local.stdout + local.stderr  # to this machine any value does: no IAM words
+
+
+# ---- --repeat with --replay: no made-up samples ----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("recording", "held"), [
+    ([str(HAR), "--trace-id", "1"], 1),
+    ([str(ROOT / "configs" / "planner-loop.yaml"), "--replay", str(SAVED) + "-x5"], 5),
+], ids=["har", "folder-of-5"])
+def test_repeat_past_the_recorded_loops_is_refused_not_made_up(recording: list[str], held: int) -> None:
+    """`run --replay X.har --repeat 20` replayed the one recorded loop 20 times and printed "20 of 20 obeyed, 95% CI
+    84-100%" as if from 20 independent loops (docs/run.md: "--repeat N runs N independent loops"); the last saved
+    loop was replayed again for every repeat past the folder's 5. Now one line says how many loops it holds."""
+    args = ["run", *(["--replay", *recording] if recording[0].endswith(".har") else recording), "-p", "openai"]
+    line = refused(run_cli([*args, "--repeat", str(held + 1)], env=user_env()))
+    assert f"--repeat {held + 1}: give at most {held}" in line and f"holds {held} loop" in line, line
+    ran = run_cli([*args, "--repeat", str(held), "-f", "json"], env=user_env())
+    assert ran.returncode in (0, 4), ran.stderr
+    assert len(json.loads(ran.stdout)["runs"][0]["loops"]) == held

@@ -163,12 +163,23 @@ def _streamed(request: Any) -> bool:
 
 @dataclass
 class Replay:
-    """``--replay DIR``: the transcripts found there, one per loop (loops beyond them reuse the last)."""
+    """``--replay DIR``: the transcripts found there, one per loop (``jobs.run`` replays each once: ``check_repeat``)."""
 
     transcripts: list[Transcript]
 
     def transcript(self, index: int) -> Transcript:
         return self.transcripts[min(index, len(self.transcripts)) - 1]
+
+    def check_repeat(self, repeat: int) -> None:
+        """``repeat`` loops of a replay: at most the recorded ones, each replayed once (the last loop replayed again
+        gives the same verdicts, which --repeat's tallies would count as another sample)."""
+        held = len(self.transcripts)
+        if repeat > max(1, held):
+            from .errors import out_of_range
+
+            raise out_of_range("repeat", str(repeat), f"at most {held}: the recording holds {held} loop"
+                               f"{'s' if held != 1 else ''}, each replayed once (the same loop again gives the same "
+                               "verdicts, not another sample)")
 
     def check_stream(self, provider: str, stream: bool) -> None:
         """Saved streams replay only as streams (the recorded bytes answer the request as sent): said before
