@@ -165,3 +165,29 @@ def test_repeat_past_the_recorded_loops_is_refused_not_made_up(recording: list[s
     ran = run_cli([*args, "--repeat", str(held), "-f", "json"], env=user_env())
     assert ran.returncode in (0, 4), ran.stderr
     assert len(json.loads(ran.stdout)["runs"][0]["loops"]) == held
+
+
+# ---- a number the user typed: no internal error -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("trace_id", ["\u00b2", "9" * 5000], ids=["superscript-two", "5000-digits"])
+def test_a_trace_id_that_is_no_number_int_reads_is_one_line_not_an_internal_error(trace_id: str) -> None:
+    """`--trace-id ²` (str.isdigit is true of it, int() refuses it) and `--trace-id 999...` of 5,000 digits (past
+    Python's 4,300-digit conversion limit) ended in "internal error: ValueError", exit 70. Both are a conversation
+    the file does not hold: one line listing those it holds, exit 2. A digit of another script int() reads still
+    picks its conversation."""
+    line = refused(run_cli(["run", "--replay", str(HAR), "-p", "openai", "--trace-id", trace_id], env=user_env()))
+    assert "no conversation" in line and "it holds 1 (2 calls to openai)" in line, line
+    arabic_one = run_cli(["run", "--replay", str(HAR), "-p", "openai", "--trace-id", "\u0661", "-f", "json"],
+                         env=user_env())
+    assert arabic_one.returncode == 0 and len(json.loads(arabic_one.stdout)["runs"][0]["loops"][0]["steps"]) == 2
+
+
+def test_import_har_given_a_sample_too_long_to_write_raises_its_own_error() -> None:
+    """`trace_har.import_har(path, 10**5000)` raised ValueError (the refusal's words wrote the number out, which
+    Python refuses past 4,300 digits) where a ToolchoiceError saying the samples the file holds was meant."""
+    from toolchoice.providers.core.model import ToolchoiceError
+    from toolchoice.providers.core.trace_har import import_har
+
+    with pytest.raises(ToolchoiceError) as caught:
+        import_har(str(HAR), 10 ** 5000)
+    assert "(a number of about 5001 digits)" in str(caught.value) and "1-6" in str(caught.value)
