@@ -122,7 +122,7 @@ _OPTIONS = {"save_dir": "--save", "provider": "-p", "run.save": "`run --save`",
             "saved.provider_as": "-p ",
             # what run --replay FILE.har says (trace_har_replay.PYTHON: a Python caller's words)
             "har.trace_id": "--trace-id N", "har.trace": "toolchoice trace FILE.har",
-            "trace.trace": "toolchoice trace FILE"}
+            "trace.trace": "toolchoice trace FILE", "mcp.timeout": "--timeout"}
 
 
 def option_of(argument: str) -> str:

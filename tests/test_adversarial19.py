@@ -191,3 +191,25 @@ def test_import_har_given_a_sample_too_long_to_write_raises_its_own_error() -> N
     with pytest.raises(ToolchoiceError) as caught:
         import_har(str(HAR), 10 ** 5000)
     assert "(a number of about 5001 digits)" in str(caught.value) and "1-6" in str(caught.value)
+
+
+# ---- `tools --mcp-url URL --timeout S`: the hint names the option the command has -------------------------------------
+
+def test_tools_timeout_hint_names_the_commands_own_option(tmp_path: Path) -> None:
+    """`toolchoice tools --mcp-url URL --timeout 0.5` at a server that takes the connection and never answers said
+    "raise from: timeout", a scenario's key the command has no place for; it now says --timeout, and a scenario's
+    `from:` keeps its own words (its `timeout:` key)."""
+    import socket
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # the kernel accepts; nobody reads
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}/mcp"
+        line = refused(run_cli(["tools", "--mcp-url", url, "--timeout", "0.3"], env=user_env()))
+        assert "no tool listing within 0.3 s" in line and line.rstrip().endswith("(check the server, or raise "
+                                                                                  "--timeout)"), line
+        scenario = tmp_path / "slow.yaml"
+        scenario.write_text(f"tools:\n  - from: {{mcp_url: \"{url}\", timeout: 0.3}}\n"
+                            "messages: [{role: user, content: hi}]\n", encoding="utf-8")
+        line = refused(run_cli(["render", str(scenario), "-p", "openai", "--live-mcp"], env=user_env()))
+        assert line.rstrip().endswith("(check the server, or raise from: timeout)"), line
