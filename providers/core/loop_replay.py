@@ -170,9 +170,19 @@ class Replay:
     def transcript(self, index: int) -> Transcript:
         return self.transcripts[min(index, len(self.transcripts)) - 1]
 
-    def check_repeat(self, repeat: int) -> None:
+    def check_run(self, repeat: int, save: Path | None) -> None:
         """``repeat`` loops of a replay: at most the recorded ones, each replayed once (the last loop replayed again
-        gives the same verdicts, which --repeat's tallies would count as another sample)."""
+        gives the same verdicts, which --repeat's tallies would count as another sample); ``save``: not the folder
+        the recording's ``<provider>/loop-NNN/`` is in (``prepare_loop_save`` clears an earlier run's loops there)."""
+        for t in self.transcripts if save is not None else ():
+            try:
+                inside = (t.folder.is_dir() and re.fullmatch(r"loop-\d+", t.folder.name) is not None
+                          and save.resolve() == t.folder.resolve().parent.parent)
+            except (OSError, RuntimeError):  # a link's loop: not the recording's folder
+                inside = False
+            if inside:
+                raise argument_error("save", f" {save}: it holds the recording being replayed ({t.folder}): saving "
+                                             "there would replace it", "save into another folder")
         held = len(self.transcripts)
         if repeat > max(1, held):
             from .errors import out_of_range
