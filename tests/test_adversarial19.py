@@ -213,3 +213,45 @@ def test_tools_timeout_hint_names_the_commands_own_option(tmp_path: Path) -> Non
                             "messages: [{role: user, content: hi}]\n", encoding="utf-8")
         line = refused(run_cli(["render", str(scenario), "-p", "openai", "--live-mcp"], env=user_env()))
         assert line.rstrip().endswith("(check the server, or raise from: timeout)"), line
+
+
+# ---- run --replay DIR --save DIR: the recording is kept ---------------------------------------------------------------
+
+def test_saving_a_replay_into_its_own_recording_is_refused_and_the_recording_kept(tmp_path: Path) -> None:
+    """`run SCENARIO --replay runs --save runs`: --save clears an earlier run's loops in its folder, so the real
+    model's recorded loop (its URL, model, latencies) was replaced by the replay's own requests and replies, and the
+    next replay replayed the replay. Now one line says the folder holds the recording, exit 2, the files untouched."""
+    import shutil
+
+    runs = tmp_path / "runs"
+    shutil.copytree(SAVED, runs)
+    before = {p.relative_to(runs): p.read_bytes() for p in runs.rglob("*") if p.is_file()}
+    planner = str(ROOT / "configs" / "planner-loop.yaml")
+    line = refused(run_cli(["run", planner, "-p", "openai", "--replay", str(runs), "--save", str(runs)],
+                           env=user_env()))
+    assert f"--save {runs}: it holds the recording being replayed" in line, line
+    assert {p.relative_to(runs): p.read_bytes() for p in runs.rglob("*") if p.is_file()} == before
+    elsewhere = run_cli(["run", planner, "-p", "openai", "--replay", str(runs), "--save", str(tmp_path / "again")],
+                        env=user_env())
+    assert elsewhere.returncode in (0, 4), elsewhere.stderr
+    assert (tmp_path / "again" / "openai" / "loop-001" / "step-01.reply.json").is_file()
+
+
+# ---- trace FILE --scenario-out FILE --force: the recording is kept ----------------------------------------------------
+
+@pytest.mark.parametrize("spelled", ["same", "dotted", "link"])
+def test_trace_scenario_out_naming_the_recording_itself_is_refused(tmp_path: Path, spelled: str) -> None:
+    """`trace traffic.har --sample 1 --scenario-out traffic.har --force` replaced the HAR with the YAML scenario read
+    from it (--force is for a file that is there, not for the input): the recording was gone. Now one line says so,
+    exit 2, the file as it was, however the path is spelled."""
+    import shutil
+
+    har = tmp_path / "traffic.har"
+    shutil.copyfile(HAR, har)
+    out = {"same": har, "dotted": tmp_path / "." / "traffic.har", "link": tmp_path / "out.yaml"}[spelled]
+    if spelled == "link":
+        out.symlink_to(har.name)
+    line = refused(run_cli(["trace", str(har), "--sample", "1", "--scenario-out", str(out), "--force"],
+                           env=user_env()))
+    assert "the scenario would replace the recording it is read from" in line, line
+    assert har.read_bytes() == HAR.read_bytes()
