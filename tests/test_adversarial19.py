@@ -255,3 +255,24 @@ def test_trace_scenario_out_naming_the_recording_itself_is_refused(tmp_path: Pat
                            env=user_env()))
     assert "the scenario would replace the recording it is read from" in line, line
     assert har.read_bytes() == HAR.read_bytes()
+
+
+# ---- --trace-out naming a file the run reads: refused before any work -------------------------------------------------
+
+@pytest.mark.parametrize("command", ["run-har", "run-scenario", "send"])
+def test_trace_out_naming_the_runs_own_input_is_refused_and_the_input_kept(tmp_path: Path, command: str) -> None:
+    """`run --replay traffic.har --trace-out traffic.har` (or `run scenario.yaml ... --trace-out scenario.yaml`, `send
+    scenario.yaml --trace-out scenario.yaml`) wrote the OTLP/JSON trace over the file the run read: the recording or
+    the scenario was gone, exit 0. Now one line names it, exit 2, before anything runs or is sent."""
+    import shutil
+
+    har, scenario = tmp_path / "traffic.har", tmp_path / "loop.yaml"
+    shutil.copyfile(HAR, har)
+    shutil.copyfile(ROOT / "configs" / "planner-loop.yaml", scenario)
+    read, args = {"run-har": (har, ["run", "--replay", str(har), "--trace-id", "1", "-p", "openai"]),
+                  "run-scenario": (scenario, ["run", str(scenario), "--replay", str(SAVED), "-p", "openai"]),
+                  "send": (scenario, ["send", str(scenario), "-p", "openai"])}[command]
+    before = read.read_bytes()
+    line = refused(run_cli([*args, "--trace-out", str(tmp_path / "." / read.name)], env=user_env()))
+    assert "--trace-out" in line and "which this run reads" in line, line
+    assert read.read_bytes() == before
