@@ -69,8 +69,11 @@ def error_line(message: str) -> None:
 
 
 def warning_line(message: str) -> None:
-    """One line on stderr, shown as ``error_line`` shows its line (``--model`` and ``--host`` values are quoted)."""
-    _to_stderr(f"toolchoice: warning: {one_line_shown(message)}\n")
+    """One line on stderr, shown as ``error_line`` shows its line: keys redacted, every control character written
+    out (a warning quotes what the user typed: ``--model``, ``--host``)."""
+    from .output import output_redactor
+
+    _to_stderr(f"toolchoice: warning: {output_redactor().text(one_line_shown(message))}\n")
 
 
 def _to_stderr(line: str) -> None:
@@ -126,7 +129,7 @@ _OPTIONS = {"save_dir": "--save", "provider": "-p", "run.save": "`run --save`",
             "saved.provider_as": "-p ",
             # what run --replay FILE.har says (trace_har_replay.PYTHON: a Python caller's words)
             "har.trace_id": "--trace-id N", "har.trace": "toolchoice trace FILE.har",
-            "trace.trace": "toolchoice trace FILE"}
+            "trace.trace": "toolchoice trace FILE", "mcp.timeout": "--timeout"}
 
 
 def option_of(argument: str) -> str:

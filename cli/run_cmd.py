@@ -440,7 +440,8 @@ def run(
     check_seconds(results_timeout, "results_timeout")  # nan passes the option's range (it compares false)
     check_base_url(base_url)
     allowed = allowed_env(allow_env)  # --allow-env and $TOOLCHOICE_ALLOW_ENV, as send reads them
-    loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider, dry_run and not live_mcp, allowed)
+    offline = (dry_run or replay is not None) and not live_mcp  # a replay sends nothing: no MCP server started either
+    loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider, offline, allowed)
     providers = selected_providers(provider, loaded)
     warn_shared_base_url(base_url, providers)
     override = None
@@ -509,7 +510,7 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
 
         return load_path(path, live=not dry_run, allow_env=allow_env, command="run")
 
-    if replay is None or not replay.is_file():
+    if replay is None or replay.is_dir() or not _named(replay):  # a FIFO, a link's loop: the recording's reader says
         if trace_id is not None:
             raise ToolchoiceError("--trace-id goes with --replay TRACE_FILE")
         if scenario is None:
@@ -542,6 +543,14 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
         return traced, replies
     loaded = load_scenario(scenario)
     return loaded._replace(notes=(*traced.notes, *loaded.notes)), replies
+
+
+def _named(path: Path) -> bool:
+    """Whether something is there by that name, a link that leads nowhere included (``--replay`` given a FIFO, a
+    device or a link's loop: the recording's reader names what it is, not "no such folder")."""
+    import os
+
+    return os.path.lexists(path)
 
 
 def _inside(path: Path, folder: Path) -> bool:

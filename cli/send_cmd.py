@@ -97,6 +97,9 @@ def send(
     documents = []
     many = len(scenario) > 1
     traced: dict[str, Any] | None = {"items": [], "secrets": {}} if trace_out is not None else None
+    from toolchoice.providers.core.call_args import not_an_input
+
+    not_an_input(trace_out, "trace_out", *scenario)  # a scenario written over with the trace: gone
     for path in scenario:
         folder = save / Path(str(path)).stem if save is not None and many else save
         code, document = _send_one(path, provider, tool_choice, model, base_url, timeout, retries, repeat,

@@ -64,7 +64,7 @@ def trace(
     if scenario_out is not None and str(scenario_out) == "-":  # stdout, as `init -` (it wrote a file named -, and
         scenario_out = None  # suggested `render -`, which reads stdin)
     if scenario_out is not None:
-        _writable(scenario_out, force)  # before the reading: a file that is there is said before any work
+        _writable(scenario_out, force, file)  # before the reading: a file that is there is said before any work
     redact = output_redactor()  # a key pasted into a recorded message is not printed
     if trace_har.is_har(file):
         if trace_id is not None:
@@ -183,11 +183,18 @@ def _found_too(redact: Redactor, data: Any) -> Redactor:
     return Redactor(redact.secrets, found=found) if found else redact
 
 
-def _writable(path: Path, force: bool) -> None:
-    """--scenario-out names a file that may be written: no folder, and not one that is there without --force
-    (init FILE's words)."""
+def _writable(path: Path, force: bool, source: Path) -> None:
+    """--scenario-out names a file that may be written: no folder, not ``source`` (the recording read: --force would
+    replace it with the scenario), and not one that is there without --force (init FILE's words)."""
     if path.is_dir():
         raise ToolchoiceError(f"{path} is a folder", hint=f"name a file in it, e.g. {path / 'scenario.yaml'}")
+    try:
+        itself = path.exists() and path.samefile(source)
+    except OSError:
+        itself = False
+    if itself:
+        raise ToolchoiceError(f"--scenario-out {path} is {source} itself: the scenario would replace the recording "
+                              "it is read from", hint="name another file, e.g. scenario.yaml")
     if path.exists() and not force:
         raise ToolchoiceError(f"{path} exists", hint="give another name, or --force to overwrite it")
 

@@ -147,6 +147,21 @@ def folder(value: Any, name: str = "save") -> Path | None:
     raise wrong(name, "a folder (str or Path)", value)
 
 
+def not_an_input(out: Path | None, name: str, *inputs: Any) -> None:
+    """``out`` (a file the job writes at its end: ``trace_out``) is none of the files it reads (``inputs``: the
+    scenario, a HAR or trace replayed): written over, the run's own input would be gone. Said before any work."""
+    for given in inputs if out is not None else ():
+        try:
+            same = out.exists() and os.path.isfile(given) and out.samefile(given)
+        except (OSError, TypeError, ValueError):  # a scenario built in Python (its path "-"), a link's loop
+            same = False
+        if same:
+            from .errors import argument_error
+
+            raise argument_error(name, f" {out}: it is {given}, which this run reads: writing there would replace it",
+                                 "name another file")
+
+
 def path_arg(value: Any, name: str = "path") -> Path:
     """A file or folder to read, given as a ``str`` or a path (``trace``'s FILE: ``import_saved``, ``import_trace``)."""
     if isinstance(value, (str, os.PathLike)) and not isinstance(value, bytes):

@@ -163,12 +163,33 @@ def _streamed(request: Any) -> bool:
 
 @dataclass
 class Replay:
-    """``--replay DIR``: the transcripts found there, one per loop (loops beyond them reuse the last)."""
+    """``--replay DIR``: the transcripts found there, one per loop (``jobs.run`` replays each once: ``check_repeat``)."""
 
     transcripts: list[Transcript]
 
     def transcript(self, index: int) -> Transcript:
         return self.transcripts[min(index, len(self.transcripts)) - 1]
+
+    def check_run(self, repeat: int, save: Path | None) -> None:
+        """``repeat`` loops of a replay: at most the recorded ones, each replayed once (the last loop replayed again
+        gives the same verdicts, which --repeat's tallies would count as another sample); ``save``: not the folder
+        the recording's ``<provider>/loop-NNN/`` is in (``prepare_loop_save`` clears an earlier run's loops there)."""
+        for t in self.transcripts if save is not None else ():
+            try:
+                inside = (t.folder.is_dir() and re.fullmatch(r"loop-\d+", t.folder.name) is not None
+                          and save.resolve() == t.folder.resolve().parent.parent)
+            except (OSError, RuntimeError):  # a link's loop: not the recording's folder
+                inside = False
+            if inside:
+                raise argument_error("save", f" {save}: it holds the recording being replayed ({t.folder}): saving "
+                                             "there would replace it", "save into another folder")
+        held = len(self.transcripts)
+        if repeat > max(1, held):
+            from .errors import out_of_range
+
+            raise out_of_range("repeat", str(repeat), f"at most {held}: the recording holds {held} loop"
+                               f"{'s' if held != 1 else ''}, each replayed once (the same loop again gives the same "
+                               "verdicts, not another sample)")
 
     def check_stream(self, provider: str, stream: bool) -> None:
         """Saved streams replay only as streams (the recorded bytes answer the request as sent): said before

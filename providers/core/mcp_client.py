@@ -105,7 +105,9 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
 
             last = " ".join(printable(Redactor(secrets).text(last[:200])).split())
         message = exc.message + (f"; the server's last stderr line: {last}" if last else "")
-        raise ToolchoiceError(message, hint=exc.hint) from None
+        again = ToolchoiceError(message, hint=exc.hint)
+        again.hint_parts, again.names = exc.hint_parts, exc.names  # the hint's argument: `tools --timeout`
+        raise again from None
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the SDK's own stop may not have run to its end
         _stop_started(before)
         raise
@@ -404,7 +406,7 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
             message = f"{who}: the server's answer could not be read: {heard.first}"
         elif isinstance(cause, TimeoutError):
             message = f"{who}: no tool listing within {timeout:g} s (the server hangs, or is slow to start)"
-            hint = "check the server, or raise from: timeout"
+            hint = _RAISE_TIMEOUT
         elif done is not None and "status" in done:  # an HTTP error the SDK read as "an error response"
             status = done["status"]
             from http import HTTPStatus
@@ -420,7 +422,15 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
         else:
             message = f"{who}: {_describe(cause)}"
         message = " ".join(printable(redactor.text(message)).split())
+        if hint == _RAISE_TIMEOUT:  # a scenario's from: says `timeout:`; `toolchoice tools` its --timeout (cli/exits.py)
+            from .errors import named
+
+            raise named(message, "check the server, or raise ", "", names=("mcp.timeout",),
+                        spelling={"mcp.timeout": "from: timeout"}) from None
         raise ToolchoiceError(message, hint=hint) from None
+
+
+_RAISE_TIMEOUT = "check the server, or raise from: timeout"
 
 
 _DEEP = "recursion limit exceeded"  # pydantic-core's words for JSON nested past its reader (Invalid JSON: ...)

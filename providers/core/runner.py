@@ -187,6 +187,11 @@ def prepare_jobs(scenario: Scenario, translations: Iterable[Translation], *,
                 raise
             if isinstance(exc, MissingKey) and not exc.provider:  # its words name no provider; its record does
                 exc.provider = t.provider
+                if exc.of == "key" and not exc.local and not exc.key_help:  # what the module says to do without
+                    from .key_help import key_help  # the key (Bedrock's IAM users), as a send's line says it
+
+                    exc.key_help = key_help(t.provider, exc.variables[0])
+                    exc.message += f"; {exc.key_help}" if exc.key_help else ""
             job.skipped, job.skipped_for = f"skipped: {exc.message}", exc
             continue
         secrets.update(job.prepared.secrets)

@@ -406,7 +406,7 @@ def import_har(path: str | os.PathLike[str], sample: int | None = None, provider
                                       _replays(har, steps, provider)))
     number = 1 if sample is None else sample
     if not 1 <= number <= len(har.calls):
-        raise ToolchoiceError(f"{path}: no sample {number} (the HAR holds {len(har.calls)} provider call"
+        raise ToolchoiceError(f"{path}: no sample {call_args.number_shown(number)} (the HAR holds {len(har.calls)} provider call"
                               f"{'s' if len(har.calls) != 1 else ''}: 1-{len(har.calls)})", hint="pick one of those")
     har = _shown(har, har.calls[max(0, number - LISTED):number])
     saved = import_call(har, har.calls[number - 1])

@@ -133,7 +133,8 @@ def _chosen(path: Path, conversations: dict[int, list[Any]], trace_id: str | Non
                      for n, cs in conversations.items())
     if trace_id is not None:
         wanted = trace_id.strip().removeprefix("conversation").strip()
-        if not wanted.isdigit() or int(wanted) not in conversations:
+        # decimal digits of any script (int() reads them), few enough to be a number: '²' is a digit int() refuses
+        if not (wanted.isdecimal() and len(wanted) <= 12) or int(wanted) not in conversations:
             raise _error(f"{path}: no conversation {json.dumps(trace_id[:40])}; it holds {held}", "give ",
                          " one of those numbers; ", _LISTS, names=("trace_id", "har.trace"))
         return int(wanted)

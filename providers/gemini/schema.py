@@ -57,7 +57,8 @@ _FIXES = {"only allowed for OBJECT type": "remove them: on a non-object they con
           "only allowed for STRING type": "make the type string, or drop the enum",
           "missing field.": "give the array an items schema"}
 _RULES_FACT = " (the API's recorded words, fact gemini.schema_rule_words)"
-_IN_SCHEMA = re.compile(r"tools\[(\d+)\]\.function_declarations\[(\d+)\]\.((?:parameters|response)(?:\..*)?)")
+_IN_SCHEMA = re.compile(r"tools\[(\d+)\]\.function_declarations\[(\d+)\]\.((?:parameters|response)(?:\..*)?)",
+                        re.DOTALL)  # a property's name may hold a line break: its place is still the API's to refuse
 
 
 # the warnings judge found for a tools list, by its marshal bytes (decodable: equal bytes, equal lists; 1.7 us for
