@@ -60,7 +60,7 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     (and the entry)."""
     from .har_conversations import follow
     from .har_replays import grouped
-    from .trace_har import LISTED, _no_calls, exchanges, import_call, read_har, where
+    from .trace_har import LISTED, _no_calls, exchanges, import_call, read_har, read_response, where
 
     har = read_har(path, provider)
     if not har.calls:
@@ -77,7 +77,14 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     if len(apis) > 1:
         raise ToolchoiceError(f"{path}: conversation {number}'s calls go to {len(apis)} APIs ({_said(apis)}): a loop "
                               "replays on one provider", hint="record each API's loop on its own")
-    calls, left = _until_the_loop_ends(har, calls)
+    read: dict[int, Any] = {}  # sample -> trace_har.read_response's: each recorded response read once
+
+    def response(call: Any) -> Any:
+        if call.sample not in read:
+            read[call.sample] = read_response(har, call)
+        return read[call.sample]
+
+    calls, left = _until_the_loop_ends(calls, response)
     notes: list[LedgerEntry] = [LedgerEntry("info", "har.replayed", f"{path}: conversation {number}, {len(calls)} "
                                             f"call{'s' if len(calls) != 1 else ''} to {calls[0].provider} "
                                             f"(log.entries[{', '.join(str(c.index) for c in calls)}]), replayed as "
@@ -94,7 +101,7 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     if provider != calls[0].provider:
         notes.append(LedgerEntry("info", "har.rendered_for", f"the calls went to {calls[0].provider}: each step is "
                                  f"rendered for {provider} and the recorded reply judged against it"))
-    data, replies = _scenario(har, calls, notes, import_call)
+    data, replies = _scenario(har, calls, notes, lambda h, c: import_call(h, c, judged=False), response)
     from . import loop
     from .trace_scenario import _check
 
@@ -104,13 +111,12 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     return scenario, loop.Replay([loop.Transcript(path, calls[0].provider, bodies, saved, len(calls))])
 
 
-def _until_the_loop_ends(har: Any, calls: list[Any]) -> tuple[list[Any], list[Any]]:
+def _until_the_loop_ends(calls: list[Any], response: Any) -> tuple[list[Any], list[Any]]:
     """(the calls a loop replays, those after): a loop ends at a reply that calls no tool (a text answer, an error),
-    so the calls the app sent after one (its next user turn, a retry) are no steps of it."""
-    from .trace_har import recorded_reply
-
+    so the calls the app sent after one (its next user turn, a retry) are no steps of it. ``response(call)``:
+    ``trace_har.read_response``'s, read once a call."""
     for step, call in enumerate(calls[:-1], 1):
-        reply, _ = recorded_reply(har, call)
+        reply = response(call)[0]
         if reply is not None and not reply.tool_calls:
             return calls[:step], calls[step:]
     return calls, []
@@ -153,10 +159,11 @@ def _chosen(path: Path, conversations: dict[int, list[Any]], trace_id: str | Non
                  names=("har.trace_id", "har.trace"))
 
 
-def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call: Any
+def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call: Any, response: Any
               ) -> tuple[dict[str, Any], dict[int, tuple[Any, Any]]]:
     """The scenario data (the first call's, with the loop) and, per step, (the recorded body for the transport, the
-    reply file's content for another provider); ``notes`` gets each call's notes (later calls' warnings)."""
+    reply file's content for another provider); ``notes`` gets each call's notes (later calls' warnings).
+    ``response(call)``: ``trace_har.read_response``'s."""
     from .trace_har import _redacted
 
     imported = [_redacted(har, import_call(har, call)) for call in calls]
@@ -199,7 +206,7 @@ def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call:
             _history_differs(number, calls[number - 1].index, imported[number - 2].data, saved.data, notes)
     if any(steps):
         loop["steps"] = steps
-    replies = _replies(har, calls, imported)
+    replies = _replies(har, calls, imported, response)
     results: dict[str, list[str]] = {}
     for _, reply in replies.values():
         for given in (reply or {}).get("results", ()):
@@ -273,16 +280,16 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 80 else text[:79] + "…"
 
 
-def _replies(har: Any, calls: list[Any], imported: list[Any]) -> dict[int, tuple[Any, Any]]:
+def _replies(har: Any, calls: list[Any], imported: list[Any], response: Any) -> dict[int, tuple[Any, Any]]:
     """Per step: ((status, body, content type) as recorded, or None; {"status", "reply", "latency_ms", "results"},
-    or None where the entry holds no response to read)."""
-    from .trace_har import _recorded_body, recorded_reply
+    or None where the entry holds no response to read). ``response(call)``: ``trace_har.read_response``'s."""
+    from .trace_har import _recorded_body
 
     redactor = _har_redactor(har)
     out: dict[int, tuple[Any, Any]] = {}
     for step, call in enumerate(calls, 1):
-        reply, _ = recorded_reply(har, call)
-        found = _recorded_body(har, call) if reply is not None else None
+        reply, _, read, events = response(call)
+        found = _recorded_body(har, call, read, events) if reply is not None else None
         if found is None or reply is None:
             out[step] = (None, None)
             continue
