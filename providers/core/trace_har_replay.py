@@ -85,6 +85,9 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
         return read[call.sample]
 
     calls, left = _until_the_loop_ends(calls, response)
+    for step, call in enumerate(calls, 1):
+        if response(call)[2] is None:  # nothing to answer the step with: said before anything is replayed
+            raise _no_response(path, number, step, call)
     notes: list[LedgerEntry] = [LedgerEntry("info", "har.replayed", f"{path}: conversation {number}, {len(calls)} "
                                             f"call{'s' if len(calls) != 1 else ''} to {calls[0].provider} "
                                             f"(log.entries[{', '.join(str(c.index) for c in calls)}]), replayed as "
@@ -120,6 +123,26 @@ def _until_the_loop_ends(calls: list[Any], response: Any) -> tuple[list[Any], li
         if reply is not None and not reply.tool_calls:
             return calls[:step], calls[step:]
     return calls, []
+
+
+def _no_response(path: Path, number: int, step: int, call: Any) -> ToolchoiceError:
+    """A replayed call whose entry holds no response body: HAR 1.2 makes ``content.text`` optional, and an export
+    without content writes ``content`` as ``{size, mimeType}`` alone (Chrome DevTools' HAR writer adds ``text`` only
+    to a HAR saved with content; ``_transferSize`` still says what came over the wire); a request that got no answer
+    (cancelled, failed: status 0, Chrome's ``_error``) has none either."""
+    from .trace_har import _path, where
+
+    response = call.response or {}
+    status = response.get("status")
+    said = f"{where(path, call.index)}: step {step} of conversation {number} ({call.method} {_path(call.url)})"
+    if not isinstance(status, int) or isinstance(status, bool) or status <= 0:
+        return ToolchoiceError(f"{said} got no response (status {json.dumps(status)[:20]}: the request failed or was "
+                               "cancelled before an answer), so nothing answers the step",
+                               hint="record the conversation again until each of its calls is answered")
+    field = "response.content.text" if isinstance(response.get("content"), dict) else "response.content"
+    return ToolchoiceError(f"{said} has no response body ({field} is missing or empty: the HAR was saved without "
+                           f"content), so nothing answers the step", hint="save the HAR again with the response "
+                           "bodies: a browser's export with content, a proxy's with its bodies kept")
 
 
 def _apis(calls: list[Any]) -> dict[str, list[int]]:
