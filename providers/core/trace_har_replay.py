@@ -206,23 +206,26 @@ def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call:
     declared: dict[str, Any] = {}
     for number, saved in enumerate(imported, 1):
         for tool in saved.data.get("tools") or ():
-            kept = declared.setdefault(tool.get("name") or json.dumps(tool, sort_keys=True), tool)
+            kept = declared.setdefault(_tool_key(tool), tool)
             if kept != tool:  # one definition a name: the first call's that offered it
                 notes.append(LedgerEntry("warning", "har.tool_differs", f"step {number} "
                                          f"(log.entries[{calls[number - 1].index}]) declared {tool.get('name')} "
                                          "otherwise than an earlier call: the replay offers the earlier one"))
     if declared:
         first["tools"] = list(declared.values())
-    names = [t.get("name") for t in first.get("tools") or ()]  # every step's tools: a step offering fewer says so
+    # every step's tools: a step offering others says so, with the tools it can name (its function and custom tools):
+    # a step's tools: sends no hosted tool (loop_policy.step_scenario, loop.step_tools), and a hosted tool without a
+    # name (Responses' {type: web_search}) made the step offer every declared tool, the others' too
+    names = [_tool_key(t) for t in first.get("tools") or ()]
     loop: dict[str, Any] = {"max_steps": len(calls)}
     steps = []
     for number, saved in enumerate(imported, 1):
         step: dict[str, Any] = {}
         if "tool_choice" in saved.data or "tool_choice" in first:  # a step that sent none sends none (not step 1's)
             step["tool_choice"] = saved.data.get("tool_choice")
-        offered = [t.get("name") for t in saved.data.get("tools") or ()]
-        if offered != names and all(offered):
-            step["tools"] = offered
+        offered = saved.data.get("tools") or ()
+        if [_tool_key(t) for t in offered] != names:
+            step["tools"] = [t.get("name") for t in offered if t.get("type") in (None, "custom")]
         steps.append(step)
         if number > 1:
             _settings_differ(number, calls[number - 1].index, first, saved.data, notes)
@@ -239,6 +242,11 @@ def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call:
         loop["results"] = results
     first["loop"] = loop
     return first, replies
+
+
+def _tool_key(tool: dict[str, Any]) -> str:
+    """A tool's identity among the calls': its name, or a hosted tool's whole data where it has none."""
+    return tool.get("name") or json.dumps(tool, sort_keys=True)
 
 
 def _settings_differ(number: int, index: int, first: dict[str, Any], later: dict[str, Any],
