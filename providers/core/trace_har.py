@@ -443,8 +443,9 @@ def _replays(har: Har, steps: dict[int, Any], provider: str | None) -> tuple[Rep
                          lambda call: _first_streamed(har, call)))
 
 
-def exchanges(har: Har, calls: list[Call]) -> Iterator[Any]:
-    """The calls as ``har_conversations.follow`` reads them, one at a time: body, recorded status and reply."""
+def exchanges(har: Har, calls: list[Call], read: dict[int, Any] | None = None) -> Iterator[Any]:
+    """The calls as ``har_conversations.follow`` reads them, one at a time: body, recorded status and reply.
+    ``read``: gets ``read_response``'s reading of each response it reads, by sample (run --replay reads none again)."""
     from .har_conversations import Exchange
 
     for call in calls:
@@ -454,7 +455,12 @@ def exchanges(har: Har, calls: list[Call]) -> Iterator[Any]:
             body = None
         status = call.response.get("status") if call.response is not None else None
         try:
-            reply = recorded_reply(har, call)[0] if body is not None else None
+            reply = None
+            if body is not None:
+                found = read_response(har, call)
+                reply = found[0]
+                if read is not None:
+                    read[call.sample] = found
         except ToolchoiceError:
             reply = None
         yield Exchange(call.sample, call.provider, call.method, _path(call.url), body,

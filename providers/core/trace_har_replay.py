@@ -65,7 +65,8 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     har = read_har(path, provider)
     if not har.calls:
         raise _no_calls(har)
-    conversations, unread = grouped(har.calls[:LISTED], follow(exchanges(har, har.calls[:LISTED])))
+    read: dict[int, Any] = {}  # sample -> trace_har.read_response's: each recorded response read once
+    conversations, unread = grouped(har.calls[:LISTED], follow(exchanges(har, har.calls[:LISTED], read)))
     for call in unread:  # a call that does not read belongs to no conversation: a step replayed without it would be
         import_call(har, call)  # silently missing; its import says why, naming its entry
     if unread:
@@ -77,9 +78,8 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     if len(apis) > 1:
         raise ToolchoiceError(f"{path}: conversation {number}'s calls go to {len(apis)} APIs ({_said(apis)}): a loop "
                               "replays on one provider", hint="record each API's loop on its own")
-    read: dict[int, Any] = {}  # sample -> trace_har.read_response's: each recorded response read once
 
-    def response(call: Any) -> Any:
+    def response(call: Any) -> Any:  # read where following the conversations did not (its reading failed: said here)
         if call.sample not in read:
             read[call.sample] = read_response(har, call)
         return read[call.sample]
