@@ -15,7 +15,9 @@ so the file grows with N². Sides:
 Each child also prints a digest of what the reading gave (the scenario, its notes, the recorded replies): the two
 sides must agree on it (checked here), so the figures compare the same work.
 
-    python bench/har_replay.py [--steps 50,150,300] [--rounds 3] [--baseline 75d1602d]
+A conversation is followed over the file's first 200 calls (trace_har.LISTED): a longer file replays 200 steps.
+
+    python bench/har_replay.py [--steps 50,100,200] [--rounds 3] [--baseline 75d1602d]
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from pathlib import Path
 
 from loop_steps import baseline_tree
 
-WEATHER = {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}}, "required": ["city"]}
+WEATHER = {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}},
+           "required": ["city"]}
 TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "Current weather for a city",
                                            "parameters": WEATHER}},
          {"type": "function", "function": {"name": "get_time", "description": "Local time", "parameters": {
@@ -57,8 +60,9 @@ def har(steps: int) -> dict:
                            "usage": {"prompt_tokens": 10 * n, "completion_tokens": 5, "total_tokens": 10 * n + 5}})
         entries.append({
             "startedDateTime": "2026-11-28T02:00:00.000Z", "time": 3,
-            "request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions", "httpVersion": "HTTP/1.1",
-                        "cookies": [], "headers": [{"name": "Authorization", "value": "Bearer sk-proj-benchHar0123456789abcdefABCDEF"}],
+            "request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions",
+                        "httpVersion": "HTTP/1.1",
+                        "cookies": [], "headers": [{"name": "Authorization", "value": "Bearer not-a-key"}],
                         "queryString": [], "headersSize": -1, "bodySize": len(body),
                         "postData": {"mimeType": "application/json", "text": body}},
             "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [],
@@ -100,7 +104,7 @@ def child(warm: Path, path: Path, tree: Path | None) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", default="50,150,300")
+    parser.add_argument("--steps", default="50,100,200")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--baseline", default="75d1602d")
     args = parser.parse_args()
@@ -129,12 +133,10 @@ def main() -> None:
             replay = statistics.median(r["replay"] for r in done)
             print(f"| {n} | {megabytes[n]:.1f} | {side} | {reading:.3f} | {replay:.3f} | "
                   f"{replay / reading:.1f} | {replay / n * 1000:.1f} | {'yes' if len(digests) == 1 else 'NO'} |")
-    for side in sides:  # growth: a linear reading doubles from 150 to 300 steps, a quadratic one quadruples
-        if 150 in sizes and 300 in sizes:
-            grow = statistics.median(r["replay"] for r in runs[side, 300]) / statistics.median(
-                r["replay"] for r in runs[side, 150])
-            print(f"{side}: 300 steps / 150 steps = {grow:.2f}x (the file: {megabytes[300] / megabytes[150]:.2f}x)")
-
+    for side in sides:  # growth: a linear reading doubles with twice the steps, a quadratic one quadruples
+        medians = [statistics.median(r["replay"] for r in runs[side, n]) for n in sizes]
+        print(f"{side}: " + "; ".join(f"{b} steps / {a} = {mb / ma:.2f}x (the file {megabytes[b] / megabytes[a]:.2f}x)"
+                                      for (a, ma), (b, mb) in zip(zip(sizes, medians), zip(sizes[1:], medians[1:]))))
 
 if __name__ == "__main__":
     main()

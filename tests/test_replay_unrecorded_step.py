@@ -46,9 +46,9 @@ def test_a_step_with_no_recorded_reply_says_so(tmp_path: Path, provider: str, st
 
 
 # What an export without content writes for an entry (Chrome DevTools' HAR writer, front_end/models/har/Log.ts
-# buildContent/buildResponse: content is {size, mimeType[, compression]}, text and encoding are added only to a HAR saved
-# with content; the response keeps _transferSize and _error), and what it writes for a request that got no answer
-# (status 0, _error net::ERR_...). HAR 1.2 makes content.text optional.
+# buildContent/buildResponse: content is {size, mimeType[, compression]}, text and encoding are added only to a HAR
+# saved with content; the response keeps _transferSize and _error), and what it writes for a request that got no
+# answer (status 0, _error net::ERR_...). HAR 1.2 makes content.text optional.
 WITHOUT_CONTENT = {"content": {"size": 412, "mimeType": "application/json"}, "_transferSize": 687, "_error": None}
 NO_ANSWER = {"status": 0, "statusText": "", "content": {"size": 0, "mimeType": "x-unknown"}, "_transferSize": 0,
              "_error": "net::ERR_ABORTED"}

@@ -313,7 +313,8 @@ def test_a_step_offering_fewer_tools_beside_a_hosted_tool_offers_its_own(tmp_pat
         return {"type": "function", "name": name, "strict": False, "parameters": {
             "type": "object", "properties": {field: {"type": "string"}}, "required": [field]}}
 
-    mcp = {"type": "mcp", "server_label": "dw", "server_url": "https://mcp.example.com/mcp", "require_approval": "never"}
+    mcp = {"type": "mcp", "server_label": "dw", "server_url": "https://mcp.example.com/mcp",
+           "require_approval": "never"}
     call = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
             "arguments": '{"city":"Oslo"}', "status": "completed"}
     asked = [{"role": "user", "content": QUESTION}]
@@ -324,7 +325,8 @@ def test_a_step_offering_fewer_tools_beside_a_hosted_tool_offers_its_own(tmp_pat
                                  "tools": [function("get_weather", "city"), function("get_time", "tz"), mcp]},
                                 {"id": "resp_1", "object": "response", "status": "completed", "model": "gpt-4o-mini",
                                  "output": [call], "usage": usage}),
-               _responses_entry({"model": "gpt-4o-mini", "tool_choice": "auto", "tools": [function("get_time", "tz"), mcp],
+               _responses_entry({"model": "gpt-4o-mini", "tool_choice": "auto",
+                                 "tools": [function("get_time", "tz"), mcp],
                                  "input": [*asked, call, {"type": "function_call_output", "call_id": "call_1",
                                                           "output": RESULT}]},
                                 {"id": "resp_2", "object": "response", "status": "completed", "model": "gpt-4o-mini",
