@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cli import run_cli
+from cli import refused_saying, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SAVED = ROOT / "tests" / "data" / "loops" / "planner-loop-gemma-270m"
@@ -45,17 +45,35 @@ def test_a_step_with_no_recorded_reply_says_so(tmp_path: Path, provider: str, st
     assert "connection" not in json.dumps(loop) and "transport_error" not in json.dumps(loop)
 
 
-def test_a_har_entry_saved_without_its_response_says_the_recording_kept_none(tmp_path: Path) -> None:
-    """tests/data/har/sdk-session.har (what openai-python sent and read, tests/data/har/SOURCES.md) with the second
-    call of its first conversation saved without a response body, as devtools keeps some: step 2 of the replay."""
+# What an export without content writes for an entry (Chrome DevTools' HAR writer, front_end/models/har/Log.ts
+# buildContent/buildResponse: content is {size, mimeType[, compression]}, text and encoding are added only to a HAR
+# saved with content; the response keeps _transferSize and _error), and what it writes for a request that got no
+# answer (status 0, _error net::ERR_...). HAR 1.2 makes content.text optional.
+WITHOUT_CONTENT = {"content": {"size": 412, "mimeType": "application/json"}, "_transferSize": 687, "_error": None}
+NO_ANSWER = {"status": 0, "statusText": "", "content": {"size": 0, "mimeType": "x-unknown"}, "_transferSize": 0,
+             "_error": "net::ERR_ABORTED"}
+
+
+@pytest.mark.parametrize("entry, step, shape, words", [
+    (3, 2, WITHOUT_CONTENT, ("has no response body (response.content.text is missing or empty: the HAR was saved "
+                             "without content)", "(save the HAR again with the response bodies: a browser's export "
+                                                 "with content")),
+    (1, 1, {"content": {"size": 412, "mimeType": "application/json", "text": ""}}, ("has no response body",)),
+    (3, 2, NO_ANSWER, ("got no response (status 0: the request failed or was cancelled before an answer)",
+                       "(record the conversation again until each of its calls is answered)")),
+])
+def test_a_har_entry_saved_without_its_response_body_is_one_line_naming_it(
+        tmp_path: Path, entry: int, step: int, shape: dict, words: tuple[str, ...]) -> None:
+    """tests/data/har/sdk-session.har (what openai-python sent and read, tests/data/har/SOURCES.md) with a call of
+    its first conversation written as an export without content writes it: one line naming the file, the entry and
+    the step, what to do, exit 2; nothing replayed (it used to end the loop at that step in a replay error, exit 1)."""
     har = json.loads((ROOT / "tests" / "data" / "har" / "sdk-session.har").read_text(encoding="utf-8"))
-    del har["log"]["entries"][3]["response"]["content"]["text"]
+    response = har["log"]["entries"][entry]["response"]
+    response.update(shape)
+    if "text" not in shape.get("content", {"text": ""}):
+        response["content"].pop("text", None)
     path = tmp_path / "session.har"
     path.write_text(json.dumps(har), encoding="utf-8")
     shown = run_cli(["run", "--replay", str(path), "--trace-id", "1", "-p", "openai", "--format", "json"], cwd=ROOT)
-    loop = json.loads(shown.stdout)["runs"][0]["loops"][0]
-    assert loop["ended"]["reason"] == "error" and loop["ended"]["step"] == 2
-    error = loop["steps"][-1]["reply"]["error"]
-    assert error["type"] == "replay" and error["message"].startswith(
-        f"the recording holds no reply for step 2 ({path}: it holds step 1), so nothing answers it: the recording "
-        "kept no answer for it"), error["message"]
+    refused_saying(shown, f"{path} log.entries[{entry}]: step {step} of conversation 1 (POST "
+                          "/v1/chat/completions)", *words)

@@ -289,3 +289,55 @@ def test_a_key_in_a_request_body_stays_out_and_replays_once_allowed(recorded: Re
             assert "BodyKey" not in text and "Traceback" not in text
     steps = json.loads(shown.stdout)["runs"][0]["loops"][0]["steps"]
     assert [s["verdict"]["obeyed"] for s in steps] == [True, True, True]
+
+
+def _responses_entry(body: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
+    return {"startedDateTime": "2026-11-28T02:00:00.000Z", "time": 2,
+            "request": {"method": "POST", "url": "https://api.openai.com/v1/responses", "httpVersion": "HTTP/1.1",
+                        "cookies": [], "headers": [], "queryString": [], "headersSize": -1, "bodySize": -1,
+                        "postData": {"mimeType": "application/json", "text": json.dumps(body)}},
+            "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [],
+                         "content": {"size": -1, "mimeType": "application/json", "text": json.dumps(reply)},
+                         "redirectURL": "", "headersSize": -1, "bodySize": -1},
+            "cache": {}, "timings": {"send": 0, "wait": 2, "receive": 0}}
+
+
+def test_a_step_offering_fewer_tools_beside_a_hosted_tool_offers_its_own(tmp_path: Path) -> None:
+    """Two Responses calls offering an MCP server (a hosted tool: no name, openai-python's types/responses/tool_param.py
+    Mcp: type, server_label, server_url, require_approval) beside function tools; the second offers get_time alone of
+    them. Its step offers get_time (it offered every declared tool, get_weather too, where a tool had no name); the
+    step's tools: send no hosted tool, which the loop says at that step (loop.step_tools)."""
+    from toolchoice.providers.core.trace_har_replay import replay_file
+
+    def function(name: str, field: str) -> dict[str, Any]:
+        return {"type": "function", "name": name, "strict": False, "parameters": {
+            "type": "object", "properties": {field: {"type": "string"}}, "required": [field]}}
+
+    mcp = {"type": "mcp", "server_label": "dw", "server_url": "https://mcp.example.com/mcp",
+           "require_approval": "never"}
+    call = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
+            "arguments": '{"city":"Oslo"}', "status": "completed"}
+    asked = [{"role": "user", "content": QUESTION}]
+    usage = {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15}
+    text = {"type": "message", "id": "msg_2", "role": "assistant", "status": "completed",
+            "content": [{"type": "output_text", "text": "Cold.", "annotations": []}]}
+    entries = [_responses_entry({"model": "gpt-4o-mini", "input": asked, "tool_choice": "required",
+                                 "tools": [function("get_weather", "city"), function("get_time", "tz"), mcp]},
+                                {"id": "resp_1", "object": "response", "status": "completed", "model": "gpt-4o-mini",
+                                 "output": [call], "usage": usage}),
+               _responses_entry({"model": "gpt-4o-mini", "tool_choice": "auto",
+                                 "tools": [function("get_time", "tz"), mcp],
+                                 "input": [*asked, call, {"type": "function_call_output", "call_id": "call_1",
+                                                          "output": RESULT}]},
+                                {"id": "resp_2", "object": "response", "status": "completed", "model": "gpt-4o-mini",
+                                 "output": [text], "usage": usage})]
+    path = tmp_path / "hosted.har"
+    path.write_text(json.dumps({"log": {"version": "1.2", "creator": {"name": "test", "version": "1"},
+                                        "entries": entries}}), encoding="utf-8")
+    scenario, _ = replay_file(path, None, "openai-responses")
+    assert [t.name for t in scenario.tools] == ["get_weather", "get_time"]
+    assert [t.kind for t in scenario.native_tools] == ["mcp"]
+    assert [step.tools for step in scenario.loop.steps] == [None, ("get_time",)]
+    shown = run_cli(["run", "--replay", str(path), "-p", "openai-responses", "--format", "json"], cwd=ROOT)
+    second = json.loads(shown.stdout)["runs"][0]["loops"][0]["steps"][1]
+    assert any(e["code"] == "loop.step_tools" and "step 2 offers get_time" in e["message"] for e in second["ledger"])

@@ -229,14 +229,15 @@ def _path(url: str) -> str:
         return "/"
 
 
-def import_call(har: Har, call: Call) -> Any:
-    """The call's SavedScenario, its notes closed with how its recorded response reads (``har.reply``)."""
+def import_call(har: Har, call: Call, judged: bool = True) -> Any:
+    """The call's SavedScenario, its notes closed with how its recorded response reads (``har.reply``; not with
+    ``judged`` False: run --replay judges each reply as the loop's, and reads the response once, itself)."""
     from .saved_request import read_request
 
     label = Path(where(har.file, call.index))
     saved = read_request(label, call.method, _path(call.url), document(har, call), call.provider,
                          hint="the entry's request is not one toolchoice reads; pick another sample")
-    return saved._replace(notes=[*saved.notes, _judged(har, call, saved), *notes(har)])
+    return saved._replace(notes=[*saved.notes, *((_judged(har, call, saved),) if judged else ()), *notes(har)])
 
 
 def notes(har: Har) -> list[LedgerEntry]:
@@ -306,18 +307,33 @@ def response_body(har: Har, call: Call) -> tuple[int, bytes, str] | None:
 
 def recorded_reply(har: Har, call: Call) -> tuple[Any, str]:
     """(the Reply the entry's response holds, how it was read) — (None, why) when it holds none."""
+    reply, how, _, _ = read_response(har, call)
+    return reply, how
+
+
+def read_response(har: Har, call: Call) -> tuple[Any, str, tuple[int, bytes, str] | None, list[Any] | None]:
+    """``recorded_reply``'s (Reply, how) with what ``_recorded_body`` takes to answer run --replay's transport
+    without reading the response again: ``response_body``'s (status, bytes, media type), and the JSON array of
+    events read from it (a Gemini stream recorded as one), or None."""
+    found = response_body(har, call)
+    reply, how, events = _read_reply(har, call, found)
+    return reply, how, found, events
+
+
+def _read_reply(har: Har, call: Call, found: tuple[int, bytes, str] | None) -> tuple[Any, str, list[Any] | None]:
+    """``recorded_reply``'s reading of ``found`` (``response_body``'s), with the JSON array of events where it read
+    one (None where it read none: ``_recorded_body`` looks for one itself)."""
     from . import limits
     from .bounded import json_value
     from .reply import read_reply
 
-    found = response_body(har, call)
     if found is None:
-        return None, "the HAR holds no response body for this entry"
+        return None, "the HAR holds no response body for this entry", None
     status, data, mime = found
     if mime in _STREAMS or not data.lstrip()[:1] in (b"{", b"["):
-        return _streamed(call, data, status)
+        return (*_streamed(call, data, status), None)
     if len(data) > limits.get("reply_bytes"):
-        return None, f"the response is larger than {limits.shown('reply_bytes')}"
+        return None, f"the response is larger than {limits.shown('reply_bytes')}", None
     shown = data.decode("utf-8", "replace")
     try:
         body = json_value(shown)
@@ -325,8 +341,8 @@ def recorded_reply(har: Har, call: Call) -> tuple[Any, str]:
         body = None
     if isinstance(body, list) and 200 <= status < 300 and _asked_stream(har, call):
         # Gemini's streamGenerateContent without alt=sse answers a JSON array of its responses: one event each
-        return _streamed(call, "\n".join(json.dumps(item) for item in body).encode(), status)
-    return read_reply(call.provider, status, body, shown), f"HTTP {status}"
+        return (*_streamed(call, "\n".join(json.dumps(item) for item in body).encode(), status), body)
+    return read_reply(call.provider, status, body, shown), f"HTTP {status}", None
 
 
 def _content_bytes(har: Har, call: Call, content: dict[str, Any], text: str) -> bytes:
@@ -427,8 +443,9 @@ def _replays(har: Har, steps: dict[int, Any], provider: str | None) -> tuple[Rep
                          lambda call: _first_streamed(har, call)))
 
 
-def exchanges(har: Har, calls: list[Call]) -> Iterator[Any]:
-    """The calls as ``har_conversations.follow`` reads them, one at a time: body, recorded status and reply."""
+def exchanges(har: Har, calls: list[Call], read: dict[int, Any] | None = None) -> Iterator[Any]:
+    """The calls as ``har_conversations.follow`` reads them, one at a time: body, recorded status and reply.
+    ``read``: gets ``read_response``'s reading of each response it reads, by sample (run --replay reads none again)."""
     from .har_conversations import Exchange
 
     for call in calls:
@@ -438,7 +455,12 @@ def exchanges(har: Har, calls: list[Call]) -> Iterator[Any]:
             body = None
         status = call.response.get("status") if call.response is not None else None
         try:
-            reply = recorded_reply(har, call)[0] if body is not None else None
+            reply = None
+            if body is not None:
+                found = read_response(har, call)
+                reply = found[0]
+                if read is not None:
+                    read[call.sample] = found
         except ToolchoiceError:
             reply = None
         yield Exchange(call.sample, call.provider, call.method, _path(call.url), body,
@@ -473,18 +495,23 @@ def _first_streamed(har: Har, call: Call) -> bool:
     replays only to a streamed request (as trace_har_replay._replies keeps a body: where the reply reads)."""
     from .loop_replay import _saved_stream
 
-    found = _recorded_body(har, call) if recorded_reply(har, call)[0] is not None else None
+    reply, _, read, events = read_response(har, call)
+    found = _recorded_body(har, call, read, events) if reply is not None else None
     return found is not None and _saved_stream(found[1], found[2])
 
 
-def _recorded_body(har: Har, call: Call) -> tuple[int, bytes, str] | None:
+def _recorded_body(har: Har, call: Call, found: tuple[int, bytes, str] | None = None,
+                   events: list[Any] | None = None) -> tuple[int, bytes, str] | None:
     """(status, body, content type) of the call's recorded response as ``run --replay``'s transport answers with it;
-    None where the entry holds none."""
-    found = response_body(har, call)
+    None where the entry holds none. ``found``: ``response_body``'s, where read already; ``events``: the JSON array of
+    events ``_read_reply`` read from it (a 2xx answer to a request that asked a stream), where it read one."""
+    found = response_body(har, call) if found is None else found
     if found is None:
         return None
     status, data, mime = found
-    events = _array(data) if 200 <= status < 300 and _asked_stream(har, call) else None
+    if events is None:  # (a body that is no JSON array is none: the request's body is not read again for it)
+        events = _array(data) if 200 <= status < 300 and data.lstrip()[:1] == b"[" and _asked_stream(har, call) \
+            else None
     if events is not None:  # Gemini's streamGenerateContent without alt=sse answers a JSON array of its events:
         # replayed as the SSE stream toolchoice asks for (alt=sse), one event an item, as recorded_reply reads it
         data, mime = b"".join(b"data: " + json.dumps(item).encode() + b"\r\n\r\n" for item in events), _STREAMS[0]

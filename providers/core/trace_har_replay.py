@@ -60,12 +60,13 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     (and the entry)."""
     from .har_conversations import follow
     from .har_replays import grouped
-    from .trace_har import LISTED, _no_calls, exchanges, import_call, read_har, where
+    from .trace_har import LISTED, _no_calls, exchanges, import_call, read_har, read_response, where
 
     har = read_har(path, provider)
     if not har.calls:
         raise _no_calls(har)
-    conversations, unread = grouped(har.calls[:LISTED], follow(exchanges(har, har.calls[:LISTED])))
+    read: dict[int, Any] = {}  # sample -> trace_har.read_response's: each recorded response read once
+    conversations, unread = grouped(har.calls[:LISTED], follow(exchanges(har, har.calls[:LISTED], read)))
     for call in unread:  # a call that does not read belongs to no conversation: a step replayed without it would be
         import_call(har, call)  # silently missing; its import says why, naming its entry
     if unread:
@@ -77,7 +78,16 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     if len(apis) > 1:
         raise ToolchoiceError(f"{path}: conversation {number}'s calls go to {len(apis)} APIs ({_said(apis)}): a loop "
                               "replays on one provider", hint="record each API's loop on its own")
-    calls, left = _until_the_loop_ends(har, calls)
+
+    def response(call: Any) -> Any:  # read where following the conversations did not (its reading failed: said here)
+        if call.sample not in read:
+            read[call.sample] = read_response(har, call)
+        return read[call.sample]
+
+    calls, left = _until_the_loop_ends(calls, response)
+    for step, call in enumerate(calls, 1):
+        if response(call)[2] is None:  # nothing to answer the step with: said before anything is replayed
+            raise _no_response(path, number, step, call)
     notes: list[LedgerEntry] = [LedgerEntry("info", "har.replayed", f"{path}: conversation {number}, {len(calls)} "
                                             f"call{'s' if len(calls) != 1 else ''} to {calls[0].provider} "
                                             f"(log.entries[{', '.join(str(c.index) for c in calls)}]), replayed as "
@@ -94,7 +104,7 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     if provider != calls[0].provider:
         notes.append(LedgerEntry("info", "har.rendered_for", f"the calls went to {calls[0].provider}: each step is "
                                  f"rendered for {provider} and the recorded reply judged against it"))
-    data, replies = _scenario(har, calls, notes, import_call)
+    data, replies = _scenario(har, calls, notes, lambda h, c: import_call(h, c, judged=False), response)
     from . import loop
     from .trace_scenario import _check
 
@@ -104,16 +114,35 @@ def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenari
     return scenario, loop.Replay([loop.Transcript(path, calls[0].provider, bodies, saved, len(calls))])
 
 
-def _until_the_loop_ends(har: Any, calls: list[Any]) -> tuple[list[Any], list[Any]]:
+def _until_the_loop_ends(calls: list[Any], response: Any) -> tuple[list[Any], list[Any]]:
     """(the calls a loop replays, those after): a loop ends at a reply that calls no tool (a text answer, an error),
-    so the calls the app sent after one (its next user turn, a retry) are no steps of it."""
-    from .trace_har import recorded_reply
-
+    so the calls the app sent after one (its next user turn, a retry) are no steps of it. ``response(call)``:
+    ``trace_har.read_response``'s, read once a call."""
     for step, call in enumerate(calls[:-1], 1):
-        reply, _ = recorded_reply(har, call)
+        reply = response(call)[0]
         if reply is not None and not reply.tool_calls:
             return calls[:step], calls[step:]
     return calls, []
+
+
+def _no_response(path: Path, number: int, step: int, call: Any) -> ToolchoiceError:
+    """A replayed call whose entry holds no response body: HAR 1.2 makes ``content.text`` optional, and an export
+    without content writes ``content`` as ``{size, mimeType}`` alone (Chrome DevTools' HAR writer adds ``text`` only
+    to a HAR saved with content; ``_transferSize`` still says what came over the wire); a request that got no answer
+    (cancelled, failed: status 0, Chrome's ``_error``) has none either."""
+    from .trace_har import _path, where
+
+    response = call.response or {}
+    status = response.get("status")
+    said = f"{where(path, call.index)}: step {step} of conversation {number} ({call.method} {_path(call.url)})"
+    if not isinstance(status, int) or isinstance(status, bool) or status <= 0:
+        return ToolchoiceError(f"{said} got no response (status {json.dumps(status)[:20]}: the request failed or was "
+                               "cancelled before an answer), so nothing answers the step",
+                               hint="record the conversation again until each of its calls is answered")
+    field = "response.content.text" if isinstance(response.get("content"), dict) else "response.content"
+    return ToolchoiceError(f"{said} has no response body ({field} is missing or empty: the HAR was saved without "
+                           f"content), so nothing answers the step", hint="save the HAR again with the response "
+                           "bodies: a browser's export with content, a proxy's with its bodies kept")
 
 
 def _apis(calls: list[Any]) -> dict[str, list[int]]:
@@ -154,10 +183,11 @@ def _chosen(path: Path, conversations: dict[int, list[Any]], trace_id: str | Non
                  names=("har.trace_id", "har.trace"))
 
 
-def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call: Any
+def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call: Any, response: Any
               ) -> tuple[dict[str, Any], dict[int, tuple[Any, Any]]]:
     """The scenario data (the first call's, with the loop) and, per step, (the recorded body for the transport, the
-    reply file's content for another provider); ``notes`` gets each call's notes (later calls' warnings)."""
+    reply file's content for another provider); ``notes`` gets each call's notes (later calls' warnings).
+    ``response(call)``: ``trace_har.read_response``'s."""
     from .trace_har import _redacted
 
     imported = [_redacted(har, import_call(har, call)) for call in calls]
@@ -177,30 +207,33 @@ def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call:
     declared: dict[str, Any] = {}
     for number, saved in enumerate(imported, 1):
         for tool in saved.data.get("tools") or ():
-            kept = declared.setdefault(tool.get("name") or json.dumps(tool, sort_keys=True), tool)
+            kept = declared.setdefault(_tool_key(tool), tool)
             if kept != tool:  # one definition a name: the first call's that offered it
                 notes.append(LedgerEntry("warning", "har.tool_differs", f"step {number} "
                                          f"(log.entries[{calls[number - 1].index}]) declared {tool.get('name')} "
                                          "otherwise than an earlier call: the replay offers the earlier one"))
     if declared:
         first["tools"] = list(declared.values())
-    names = [t.get("name") for t in first.get("tools") or ()]  # every step's tools: a step offering fewer says so
+    # every step's tools: a step offering others says so, with the tools it can name (its function and custom tools):
+    # a step's tools: sends no hosted tool (loop_policy.step_scenario, loop.step_tools), and a hosted tool without a
+    # name (Responses' {type: web_search}) made the step offer every declared tool, the others' too
+    names = [_tool_key(t) for t in first.get("tools") or ()]
     loop: dict[str, Any] = {"max_steps": len(calls)}
     steps = []
     for number, saved in enumerate(imported, 1):
         step: dict[str, Any] = {}
         if "tool_choice" in saved.data or "tool_choice" in first:  # a step that sent none sends none (not step 1's)
             step["tool_choice"] = saved.data.get("tool_choice")
-        offered = [t.get("name") for t in saved.data.get("tools") or ()]
-        if offered != names and all(offered):
-            step["tools"] = offered
+        offered = saved.data.get("tools") or ()
+        if [_tool_key(t) for t in offered] != names:
+            step["tools"] = [t.get("name") for t in offered if t.get("type") in (None, "custom")]
         steps.append(step)
         if number > 1:
             _settings_differ(number, calls[number - 1].index, first, saved.data, notes)
             _history_differs(number, calls[number - 1].index, imported[number - 2].data, saved.data, notes)
     if any(steps):
         loop["steps"] = steps
-    replies = _replies(har, calls, imported)
+    replies = _replies(har, calls, imported, response)
     results: dict[str, list[str]] = {}
     for _, reply in replies.values():
         for given in (reply or {}).get("results", ()):
@@ -210,6 +243,11 @@ def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call:
         loop["results"] = results
     first["loop"] = loop
     return first, replies
+
+
+def _tool_key(tool: dict[str, Any]) -> str:
+    """A tool's identity among the calls': its name, or a hosted tool's whole data where it has none."""
+    return tool.get("name") or json.dumps(tool, sort_keys=True)
 
 
 def _settings_differ(number: int, index: int, first: dict[str, Any], later: dict[str, Any],
@@ -274,16 +312,16 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 80 else text[:79] + "…"
 
 
-def _replies(har: Any, calls: list[Any], imported: list[Any]) -> dict[int, tuple[Any, Any]]:
+def _replies(har: Any, calls: list[Any], imported: list[Any], response: Any) -> dict[int, tuple[Any, Any]]:
     """Per step: ((status, body, content type) as recorded, or None; {"status", "reply", "latency_ms", "results"},
-    or None where the entry holds no response to read)."""
-    from .trace_har import _recorded_body, recorded_reply
+    or None where the entry holds no response to read). ``response(call)``: ``trace_har.read_response``'s."""
+    from .trace_har import _recorded_body
 
     redactor = _har_redactor(har)
     out: dict[int, tuple[Any, Any]] = {}
     for step, call in enumerate(calls, 1):
-        reply, _ = recorded_reply(har, call)
-        found = _recorded_body(har, call) if reply is not None else None
+        reply, _, read, events = response(call)
+        found = _recorded_body(har, call, read, events) if reply is not None else None
         if found is None or reply is None:
             out[step] = (None, None)
             continue
