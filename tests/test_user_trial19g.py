@@ -1,0 +1,79 @@
+"""Trial 19g, a new user's first hour: what it found, held.
+
+At 80 columns `run --replay` of docs/run.md's recorded loop drew step 1 as "... · verdict ✔" over "obeyed · latency",
+its `--repeat` summary "other 1" over "invalid_arguments", and `compare --dialect langchain` "tools 1" over "sent":
+one short value read as two. The values here come from the recordings and the scenario (the loop's saved
+verdicts, the tally of the five loops, the scenario's one tool), not from the layout code."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from cli import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+NBSP = "\u00a0"
+LOOPS = ROOT / "tests" / "data" / "loops"
+
+
+def drawn(args: list[str], columns: int, code: int = 0) -> list[list[str]]:
+    """Each bordered record's drawn lines (between "│ " and " │", no-break spaces read as spaces)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    result = run_cli(args, env={**env, "COLUMNS": str(columns), "NO_COLOR": "1", "TERM": "dumb"}, cwd=ROOT)
+    assert result.returncode == code, result.stderr
+    records: list[list[str]] = []
+    for line in result.stdout.splitlines():
+        if line.startswith(("┌", "├")):
+            records.append([])
+        elif line.startswith("│") and records:
+            records[-1].append(line[2:-2].replace(NBSP, " ").rstrip())
+    assert records, result.stdout
+    return records
+
+
+def whole_on_a_line(record: list[str], piece: str) -> bool:
+    return any(piece in line for line in record)
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_a_step_s_verdict_is_never_parted_from_its_mark(columns: int) -> None:
+    folder = "planner-loop-gemma-270m"
+    steps = json.loads((LOOPS / folder / "openai" / "loop-001" / "loop.json").read_text())["steps"]
+    records = drawn(["run", "configs/planner-loop.yaml", "-p", "openai", "--model", "gemma-3-270m", "--replay",
+                     f"tests/data/loops/{folder}"], columns)
+    assert len(records) == len(steps) == 6
+    for record, step in zip(records, steps):
+        assert step["verdict"]["category"] == "obeyed"
+        assert whole_on_a_line(record, "verdict ✔ obeyed"), record
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_the_repeat_summary_s_other_verdicts_stay_whole(columns: int) -> None:
+    folder = "planner-loop-gemma-270m-x5"
+    failed: dict[int, list[str]] = {}
+    for saved in sorted((LOOPS / folder / "openai").glob("loop-*/step-*.reply.json")):  # as --save wrote them
+        step = json.loads(saved.read_text())
+        if step["verdict"]["category"] != "obeyed":
+            failed.setdefault(step["step"], []).append(step["verdict"]["category"])
+    assert failed == {1: ["invalid_arguments"], 3: ["invalid_arguments"], 6: ["invalid_arguments"]}
+    args = ["run", "configs/planner-loop.yaml", "-p", "openai", "--model", "gemma-3-270m", "--replay",
+            f"tests/data/loops/{folder}"]
+    records = drawn(args, columns, code=4)[:6]  # the per-step records; "how loops ended" is a plain table
+    for number, record in enumerate(records, 1):
+        other = f"other 1 {failed[number][0]}" if number in failed else "other –"
+        assert whole_on_a_line(record, other), record
+
+
+def test_compare_s_tools_cell_stays_whole_in_a_record() -> None:
+    from toolchoice.providers import load_scenario
+
+    scenario = load_scenario(ROOT / "configs" / "none-with-history.yaml")
+    records = drawn(["compare", "configs/none-with-history.yaml", "-p", "openai,anthropic,gemini,ollama",
+                     "--dialect", "langchain", "--tool-choice", "any"], 80)
+    assert len(records) == 4
+    for record in records:
+        assert whole_on_a_line(record, f"tools {len(scenario.tools)} sent"), record
