@@ -77,3 +77,18 @@ def test_compare_s_tools_cell_stays_whole_in_a_record() -> None:
     assert len(records) == 4
     for record in records:
         assert whole_on_a_line(record, f"tools {len(scenario.tools)} sent"), record
+
+
+@pytest.mark.parametrize("choice", ["auto", "create_event"])
+def test_compare_s_strict_cell_on_gemini_says_what_the_request_does(choice: str) -> None:
+    """Gemini's strict is its mode VALIDATED: the cell read "–" (the word for a scenario without strict tools) both
+    where the request sends VALIDATED and where a forced call (mode ANY) leaves the arguments unvalidated."""
+    args = ["configs/strict-schema.yaml", "-p", "gemini", "--tool-choice", choice]
+    rendered = run_cli(["render", *args, "-f", "json"], cwd=ROOT)
+    assert rendered.returncode == 0, rendered.stderr
+    mode = json.loads(rendered.stdout)["request"]["body"]["toolConfig"]["functionCallingConfig"]["mode"]
+    table = run_cli(["compare", *args, "-f", "markdown"], cwd=ROOT)
+    assert table.returncode == 0, table.stderr
+    header, _, row = table.stdout.splitlines()[:3]
+    cells = dict(zip([c.strip() for c in header.split("|")], [c.strip() for c in row.split("|")]))
+    assert (mode, cells["strict"]) == (("VALIDATED", "sent") if choice == "auto" else ("ANY", "not sent"))
