@@ -92,3 +92,32 @@ def test_compare_s_strict_cell_on_gemini_says_what_the_request_does(choice: str)
     header, _, row = table.stdout.splitlines()[:3]
     cells = dict(zip([c.strip() for c in header.split("|")], [c.strip() for c in row.split("|")]))
     assert (mode, cells["strict"]) == (("VALIDATED", "sent") if choice == "auto" else ("ANY", "not sent"))
+
+
+def test_run_md_s_keyless_loop_against_the_mock_ends_where_the_page_says() -> None:
+    """docs/run.md's first example, the page's commands with the mock in-process on a free port: step 1 calls the
+    forced tool, step 2 answers in text, and the mock's second request carries step 1's call's result back."""
+    import re
+    import shlex
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    page = (ROOT / "docs" / "run.md").read_text()
+    block = re.search(r"^## Examples\n.*?^```bash\n(.*?)^```$", page, re.M | re.S)
+    assert block is not None
+    mock_line, run_line, kill_line = block.group(1).splitlines()
+    assert shlex.split(mock_line, comments=True)[:4] == ["toolchoice", "mock", "-p", "openai"] and kill_line == "kill %1"
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    with running_mock("openai") as mock:
+        words = shlex.split(run_line.replace("http://127.0.0.1:8765/v1", mock.base_url))
+        assert words[0] == "OPENAI_API_KEY=unused" and words[1] == "toolchoice"
+        result = run_cli(words[2:], env={**env, "OPENAI_API_KEY": "unused", "COLUMNS": "80", "NO_COLOR": "1"},
+                         cwd=ROOT)
+        records = list(mock.records)
+    assert result.returncode == 0, result.stderr
+    assert "ended: no_tool_call at step 2" in result.stdout, result.stdout
+    first, second = records
+    assert first["tool_choice"] == {"tool": "plan_tool_call"} and first["calls"][0]["name"] == "plan_tool_call"
+    assert second["tool_choice"] == "auto" and second["calls"] == []
+    assert second["results"] == [{"id": first["calls"][0]["id"], "name": "plan_tool_call", "from": 1}]
+    assert "results call_mock_1_1←#1" in page and first["calls"][0]["id"] == "call_mock_1_1"  # the id the page quotes
