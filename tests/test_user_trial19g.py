@@ -121,3 +121,17 @@ def test_run_md_s_keyless_loop_against_the_mock_ends_where_the_page_says() -> No
     assert second["tool_choice"] == "auto" and second["calls"] == []
     assert second["results"] == [{"id": first["calls"][0]["id"], "name": "plan_tool_call", "from": 1}]
     assert "results call_mock_1_1←#1" in page and first["calls"][0]["id"] == "call_mock_1_1"  # the id the page quotes
+
+
+def test_trace_help_s_sample_range_is_the_listing_s() -> None:
+    """`trace --help` showed --sample as "[x>=0]", while a listing numbers its samples from 1 and 0 is never one."""
+    import re
+
+    help_text = run_cli(["trace", "--help"], env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}, cwd=ROOT).stdout
+    [line] = [line for line in help_text.splitlines() if "--sample" in line]
+    assert "x>=0" not in line
+    first = int(re.search(r"from (\d+)", line).group(1))  # type: ignore[union-attr]
+    for listed in ("tests/data/har/sdk-session.har", "tests/data/saved/openai-chat-proxy"):
+        listing = run_cli(["trace", listed, "-f", "json"], cwd=ROOT)
+        assert listing.returncode == 0, listing.stderr
+        assert min(row["sample"] for row in json.loads(listing.stdout)["samples"]) == first
