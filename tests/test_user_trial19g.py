@@ -135,3 +135,21 @@ def test_trace_help_s_sample_range_is_the_listing_s() -> None:
         listing = run_cli(["trace", listed, "-f", "json"], cwd=ROOT)
         assert listing.returncode == 0, listing.stderr
         assert min(row["sample"] for row in json.loads(listing.stdout)["samples"]) == first
+
+
+@pytest.mark.parametrize("columns", [80, 60, 40])
+def test_providers_tip_keeps_its_command_on_one_line(columns: int) -> None:
+    """`toolchoice providers` at 80 columns ended a line with "toolchoice providers" and began the next with
+    "-p ID": the command a new user copies, read as two. Each command and option with its value is on one line."""
+    result = run_cli(["providers"], env={**os.environ, "COLUMNS": str(columns), "NO_COLOR": "1", "TERM": "dumb"},
+                     cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    tip = lines[next(i for i, line in enumerate(lines) if line.startswith("One provider's wire forms")):]
+    assert all(len(line) <= columns for line in tip), tip
+    assert " ".join(tip).split() == ("One provider's wire forms, notes, sources, facts and rules: toolchoice providers "
+                                     "-p ID (-p all: every fact and rule; --model ID: the rules for a model; "
+                                     "--format json: all of it).").split()
+    for piece in ("toolchoice providers -p ID", "-p all:", "--model ID:", "--format json:"):
+        assert any(piece in line for line in tip), (piece, tip)
+    assert "\u00a0" not in "".join(tip)  # a copied command holds plain spaces
