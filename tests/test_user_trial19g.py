@@ -153,3 +153,20 @@ def test_providers_tip_keeps_its_command_on_one_line(columns: int) -> None:
     for piece in ("toolchoice providers -p ID", "-p all:", "--model ID:", "--format json:"):
         assert any(piece in line for line in tip), (piece, tip)
     assert "\u00a0" not in "".join(tip)  # a copied command holds plain spaces
+
+
+def test_the_readme_s_har_commands_need_no_key_and_no_socket(monkeypatch: pytest.MonkeyPatch) -> None:
+    """README.md now names the HAR commands beside the keyless ones (a new user with a HAR found no word of it
+    there): `trace FILE.har` and `run --replay FILE.har` as traces.md gives them, with no key set and every socket
+    refused."""
+    from cli import refuse_sockets, user_env
+
+    readme = (ROOT / "README.md").read_text()
+    assert "`trace FILE.har`" in readme and "`run --replay FILE.har`" in readme
+    tried = refuse_sockets(monkeypatch)
+    listing = run_cli(["trace", "tests/data/har/sdk-session.har", "-f", "json"], env=user_env(), cwd=ROOT)
+    assert listing.returncode == 0, listing.stderr
+    replayed = run_cli(["run", "--replay", "tests/data/har/sdk-session.har", "-p", "openai", "--trace-id", "1"],
+                       env=user_env(), cwd=ROOT)
+    assert replayed.returncode == 0, replayed.stderr
+    assert "ended: no_tool_call at step 2" in replayed.stdout and tried == []
