@@ -315,16 +315,14 @@ def facts_summary(console: Any) -> None:
         console.print(Text(line))
     console.print(Text(f"{len(FACTS)} dated facts and {len(RULES)} model rules, each with its source, verified "
                        f"{verified}."))
-    from .word_breaks import text_lines
+    from .word_breaks import lines_holding
 
-    # a command and each option with its value stay on one line ("toolchoice providers" over "-p ID" read as two);
-    # textwrap breaks at ASCII spaces only, so a no-break space holds them, and is a space again once wrapped
-    held = "\u00a0"
-    command = held.join(("toolchoice", "providers", "-p", "ID"))
-    tip = (f"One provider's wire forms, notes, sources, facts and rules: {command} (-p{held}all: every fact and rule; "
-           f"--model{held}ID: the rules for a model; --format{held}json: all of it).")
-    for line in text_lines(tip, max(console.width, 1)):
-        console.print(Text(line.replace(held, " "), style="dim"))
+    tip = ("One provider's wire forms, notes, sources, facts and rules: toolchoice providers -p ID (-p all: every fact "
+           "and rule; --model ID: the rules for a model; --format json: all of it).")
+    # the command and each option with its value on one line: "toolchoice providers" over "-p ID" read as two
+    for line in lines_holding(tip, max(console.width, 1), ("toolchoice providers -p ID", "-p all:", "--model ID:",
+                                                          "--format json:")):
+        console.print(Text(line, style="dim"))
 
 
 def _packed(items: list[str], between: str, width: int) -> list[str]:

@@ -170,3 +170,20 @@ def test_the_readme_s_har_commands_need_no_key_and_no_socket(monkeypatch: pytest
                        env=user_env(), cwd=ROOT)
     assert replayed.returncode == 0, replayed.stderr
     assert "ended: no_tool_call at step 2" in replayed.stdout and tried == []
+
+
+@pytest.mark.parametrize("columns", [60, 40])
+def test_compare_s_key_keeps_the_render_command_on_one_line(columns: int) -> None:
+    """At 60 columns compare's key under the table ended a line with "`toolchoice render" and began the next with
+    "SCENARIO -p ID`" (docs/vercel-ai-sdk.md's example at 100 columns did the same with "-p ID`")."""
+    result = run_cli(["compare", "configs/planner-trap.yaml", "-p", "openai,gemini"],
+                     env={**os.environ, "COLUMNS": str(columns), "NO_COLOR": "1", "TERM": "dumb"}, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert all(len(line) <= columns for line in lines), lines
+    assert any("`toolchoice render SCENARIO -p ID`" in line for line in lines), lines
+    # nothing of the key lost: its words in order, as the page's wider example shows them
+    key = "ledger: E errors, W warnings, I info; `toolchoice render SCENARIO -p ID` shows every entry".split()
+    words = " ".join(lines).split()
+    start = words.index("ledger:")
+    assert words[start:start + len(key)] == key
