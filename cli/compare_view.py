@@ -393,7 +393,10 @@ def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str
               if any(column in shown for _, column in marks) else "")
     key = ("ledger: E errors, W warnings, I info; `toolchoice render SCENARIO -p ID` shows every entry"
            if "ledger" in shown else "`toolchoice render SCENARIO -p ID` shows each provider's ledger")
-    console.print(Text(legend + key, style="dim"))
+    from .word_breaks import lines_holding
+
+    for line in lines_holding(legend + key, max(console.width, 1), ("`toolchoice render SCENARIO -p ID`",)):
+        console.print(Text(line, style="dim"))  # the command whole on a line: at 60 columns it was split
     for severity, code, providers, message in grouped_findings(ledgers or {}):
         from .hanging import prose_broken, redacted
 

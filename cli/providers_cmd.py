@@ -323,9 +323,14 @@ def facts_summary(console: Any) -> None:
         console.print(Text(line))
     console.print(Text(f"{len(FACTS)} dated facts and {len(RULES)} model rules, each with its source, verified "
                        f"{verified}."))
-    console.print(Text("One provider's wire forms, notes, sources, facts and rules: toolchoice providers -p ID "
-                       "(-p all: every fact and rule; --model ID: the rules for a model; --format json: all of it).",
-                       style="dim"))
+    from .word_breaks import lines_holding
+
+    tip = ("One provider's wire forms, notes, sources, facts and rules: toolchoice providers -p ID (-p all: every fact "
+           "and rule; --model ID: the rules for a model; --format json: all of it).")
+    # the command and each option with its value on one line: "toolchoice providers" over "-p ID" read as two
+    for line in lines_holding(tip, max(console.width, 1), ("toolchoice providers -p ID", "-p all:", "--model ID:",
+                                                          "--format json:")):
+        console.print(Text(line, style="dim"))
 
 
 def _packed(items: list[str], between: str, width: int) -> list[str]:

@@ -6,7 +6,9 @@ U+00A0): a label ending one line and its value starting the next read as two rec
 is wrapped once, by rich's own ``Text.wrap``, at the width its cell gets, with the spaces inside a label and the
 one after it held by a stand-in character that is no space; the stand-ins are then put back. A label and the
 first word of its value that would not fit a line together are left breakable (the word then starts the next
-line whole) unless that word is longer than a line and folds anyway: no word is cut to keep them together.
+line whole) unless that word is longer than a line and folds anyway: no word is cut to keep them together. A
+short value with its label (half a line at most: "verdict ✔ obeyed", "tools 1 sent") is held whole, so it is
+never read as "verdict ✔" over "obeyed".
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from .word_breaks import wrap
 
 NBSP = "\u00a0"  # written between a label and its value, as before: a copy of the line reads "label value"
 _BORDERS_AND_PADDING = 4  # a bordered one-column table: "│ " and " │"
+SHORT_SHARE = 2  # a label and its value within half a line are never parted across lines
 
 
 def _shown(console: Any, value: Any) -> Any:
@@ -126,6 +129,12 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
                     part.replace(" ", held_space) if (part.startswith(("{", "[")) if json else call_pieces(part))
                     else part
                     for part in (block or value.plain.split("\n"))), style=value.style)
+            if (inner > 0 and block is None and "\n" not in value.plain and " " in value.plain
+                    and cell_len(f"{label} {value.plain}".strip()) <= inner // SHORT_SHARE):
+                # a short value is one piece ("verdict ✔ obeyed", "tools 1 sent", "other 1 invalid_arguments"):
+                # it read "verdict ✔" at a line's end over "obeyed"; same length: styles stay
+                value = value.copy()
+                value.plain = value.plain.replace(" ", held_space)
             if label and below:  # a label's own words together ("API tool_choice"), its value under it
                 line.append(label.replace(" ", held_space), style="bold")
             elif label:

@@ -42,8 +42,9 @@ def trace(
                                        "or json (the notes on stderr)."),
     trace_id: Optional[str] = typer.Option(None, "--trace-id", help="The run to import when the file holds several "
                                            "(without it they are listed)."),
-    sample: Optional[int] = typer.Option(None, "--sample", min=0, help="A save folder's sample, or a HAR's Nth "
-                                         "provider call, to import (without it several are listed)."),
+    sample: Optional[int] = typer.Option(None, "--sample", metavar="N", help="A save folder's sample, or a HAR's "
+                                         "Nth provider call, to import (from 1, as listed; without it several are "
+                                         "listed)."),
     provider: Optional[str] = typer.Option(None, "--provider", "-p", help="FILE is a saved request sent to this API "
                                            "(default: the provider its .reply.json names); in a HAR, the API of "
                                            "the entries at a host toolchoice does not know."),

@@ -306,3 +306,14 @@ def text_lines(text: str, width: int, *, initial_indent: str = "", subsequent_in
 
     return Wrapper(width, initial_indent=initial_indent, subsequent_indent=subsequent_indent,
                    break_on_hyphens=False).wrap(text)
+
+
+def lines_holding(text: str, width: int, phrases: tuple[str, ...]) -> list[str]:
+    """``text_lines`` with each of ``phrases`` (a command a user copies: `toolchoice render SCENARIO -p ID`, an
+    option and its value) on one line where it fits one: "toolchoice render" over "SCENARIO -p ID" read as two.
+    textwrap breaks at ASCII whitespace only, so a no-break space holds a phrase's spaces while it wraps, and is a
+    space again in the lines returned (a copied command holds plain spaces)."""
+    held = "\u00a0"
+    for phrase in phrases:
+        text = text.replace(phrase, phrase.replace(" ", held))
+    return [line.replace(held, " ") for line in text_lines(text, width)]

@@ -47,11 +47,11 @@ def _feature_cell(t: Translation, prefix: str, wanted: bool) -> str:
     codes = {e.code: e for e in t.ledger if e.code.startswith(prefix)}
     if not wanted:
         return "–"
-    if f"{prefix}.mapped" in codes:
+    if f"{prefix}.mapped" in codes or f"{prefix}.validated" in codes:  # Gemini's strict: mode VALIDATED
         return "sent"
     if f"{prefix}.unsupported" in codes:
         return "dropped"
-    if f"{prefix}.dropped" in codes:
+    if f"{prefix}.dropped" in codes or f"{prefix}.not_validated" in codes:  # Gemini: a forced call is not validated
         return "not sent"
     return "–"
 
