@@ -31,6 +31,7 @@ import re
 import signal
 import sys
 import threading
+import time
 import traceback
 import warnings
 from multiprocessing.connection import Connection, Pipe, wait
@@ -47,7 +48,9 @@ SHARED = ("openai", "anthropic", "google.genai", "mcp", "botocore.session", "age
 SUITE_SIZED = 20
 TEST_SECONDS = int(os.environ.get("TOOLCHOICE_TEST_SECONDS", "600"))  # a test past this is hung: stacks said, worker ends
 # Where each test's CPU seconds go when set: a tab-separated line per test (node id, its worker's own CPU, its waited-for
-# child processes' CPU), appended by the parent; how bench/README.md's table of the suite's costs is made
+# child processes' CPU, and the threads besides the main one that were alive before and after it and used 0.05 s or
+# more meanwhile: ``name=seconds``; a thread an earlier test left running counts in a later test's CPU, and is named
+# there), appended by the parent; how bench/README.md's table of the suite's costs is made
 CPU_LOG = os.environ.get("TOOLCHOICE_TEST_CPU_LOG", "")
 # LiteLLM (~3.8 s CPU) only when two or more of the files collected use it (tests/litellm_client.py), imported as
 # litellm_client imports it: offline, with its bundled model map
@@ -195,7 +198,7 @@ class Parent:
             hook.pytest_runtest_logfinish(nodeid=data[0], location=tuple(data[1]))
             if CPU_LOG:
                 with open(CPU_LOG, "a", encoding="utf-8") as log:
-                    log.write(f"{data[0]}\t{data[3]:.4f}\t{data[4]:.4f}\n")
+                    log.write(f"{data[0]}\t{data[3]:.4f}\t{data[4]:.4f}\t{' '.join(data[5])}\n")
             self.current[worker] = None
             index = data[2]
             if index in self.pending[worker]:
@@ -283,6 +286,19 @@ class _Relay:
                                     "when": when, "nodeid": nodeid, "location": list(location) if location else None}))
 
 
+def _thread_seconds() -> dict[int, tuple[str, float]]:
+    """The CPU seconds of each thread of this process but the main one (threading's threads), by ident."""
+    seconds = {}
+    for thread in threading.enumerate():
+        if thread is threading.main_thread() or thread.ident is None:
+            continue
+        try:
+            seconds[thread.ident] = (thread.name, time.clock_gettime(time.pthread_getcpuclockid(thread.ident)))
+        except (OSError, AttributeError):  # ended meanwhile, or no per-thread clock here
+            pass
+    return seconds
+
+
 def _work(session: pytest.Session, worker: int, conn: Connection) -> int:
     config = session.config
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -319,14 +335,17 @@ def _work(session: pytest.Session, worker: int, conn: Connection) -> int:
         nextitem = items[todo[0]] if todo else None
         conn.send(("start", (item.nodeid, list(item.location))))
         faulthandler.dump_traceback_later(TEST_SECONDS, exit=True, file=stacks)
-        before = os.times()
+        threads = _thread_seconds() if CPU_LOG else {}
+        before, own = os.times(), time.process_time()
         item.config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
-        after = os.times()
+        after, own = os.times(), time.process_time() - own
+        busy = [f"{name}={seconds - threads.get(ident, (name, 0.0))[1]:.2f}"
+                for ident, (name, seconds) in _thread_seconds().items()
+                if seconds - threads.get(ident, (name, 0.0))[1] >= 0.05] if CPU_LOG else []
         faulthandler.cancel_dump_traceback_later()
-        conn.send(("finish", (item.nodeid, list(item.location), index,
-                              after.user + after.system - before.user - before.system,
+        conn.send(("finish", (item.nodeid, list(item.location), index, own,
                               after.children_user + after.children_system
-                              - before.children_user - before.children_system)))
+                              - before.children_user - before.children_system, busy)))
         if todo and conn.poll():  # only a stop comes unasked
             conn.recv()
             stop = True

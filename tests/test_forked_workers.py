@@ -140,6 +140,18 @@ SPIN = "import time\\nstart = time.process_time()\\nwhile time.process_time() - 
 def test_own(): exec(SPIN)
 def test_child(): subprocess.run([sys.executable, "-c", SPIN], check=True)
 def test_idle(): time.sleep(0.2)
+def test_leaves_a_spinner():
+    import threading
+    def spin():
+        start = time.process_time()
+        while time.process_time() - start < 60 and not stop.is_set(): pass
+    stop = threading.Event()
+    threading.Thread(target=spin, name="spinner", daemon=True).start()
+    import builtins; builtins.STOP_SPINNER = stop
+def test_z_after_the_spinner():
+    import builtins
+    time.sleep(0.3)
+    builtins.STOP_SPINNER.set()
 """
 
 
@@ -150,10 +162,15 @@ def test_the_cpu_log_puts_each_tests_cpu_seconds_on_its_process_or_its_children(
     log = tmp_path / "cpu.tsv"
     ran = _run(tmp_path, "--workers", "2", env={**os.environ, "TOOLCHOICE_TEST_CPU_LOG": str(log)})
     assert ran.returncode == 0, ran.stdout[-2000:]
-    rows = {node: (float(own), float(children)) for node, own, children in
-            (line.split("\t") for line in log.read_text(encoding="utf-8").splitlines())}
+    lines = [line.split("\t") for line in log.read_text(encoding="utf-8").splitlines()]
+    rows = {node: (float(own), float(children)) for node, own, children, _ in lines}
+    threads = {node: busy for node, _, _, busy in lines}
     assert set(rows) == {"test_burn.py::test_own", "test_burn.py::test_child", "test_burn.py::test_idle",
+                         "test_burn.py::test_leaves_a_spinner", "test_burn.py::test_z_after_the_spinner",
                          "test_c.py::test_c1"}
     assert rows["test_burn.py::test_own"][0] >= 0.2 and rows["test_burn.py::test_own"][1] == 0
     assert rows["test_burn.py::test_child"][1] >= 0.2 and rows["test_burn.py::test_child"][0] < 0.2
     assert rows["test_burn.py::test_idle"][0] < 0.1 and rows["test_burn.py::test_idle"][1] == 0
+    # a thread an earlier test left spinning: its CPU lands on the next test, and the log names it there
+    assert re.fullmatch(r"spinner=0\.\d\d", threads["test_burn.py::test_z_after_the_spinner"]), lines
+    assert rows["test_burn.py::test_z_after_the_spinner"][0] >= 0.1 and threads["test_burn.py::test_idle"] == ""
