@@ -141,17 +141,25 @@ def test_own(): exec(SPIN)
 def test_child(): subprocess.run([sys.executable, "-c", SPIN], check=True)
 def test_idle(): time.sleep(0.2)
 def test_leaves_a_spinner():
-    import threading
-    def spin():
-        start = time.process_time()
-        while time.process_time() - start < 60 and not stop.is_set(): pass
+    import builtins, threading
     stop = threading.Event()
-    threading.Thread(target=spin, name="spinner", daemon=True).start()
-    import builtins; builtins.STOP_SPINNER = stop
+    def spin():
+        while not stop.is_set(): pass
+    spinner = threading.Thread(target=spin, name="spinner", daemon=True)
+    spinner.start()
+    builtins.SPINNER = (spinner, stop)
 def test_z_after_the_spinner():
     import builtins
-    time.sleep(0.3)
-    builtins.STOP_SPINNER.set()
+    spinner, stop = builtins.SPINNER
+    clock = time.pthread_getcpuclockid(spinner.ident)
+    start = time.clock_gettime(clock)
+    while time.clock_gettime(clock) - start < 0.2:  # however loaded the machine: until it has spun 0.2 s
+        time.sleep(0.01)
+def test_zz_stops_the_spinner():
+    import builtins
+    spinner, stop = builtins.SPINNER
+    stop.set()
+    spinner.join()
 """
 
 
@@ -167,10 +175,12 @@ def test_the_cpu_log_puts_each_tests_cpu_seconds_on_its_process_or_its_children(
     threads = {node: busy for node, _, _, busy in lines}
     assert set(rows) == {"test_burn.py::test_own", "test_burn.py::test_child", "test_burn.py::test_idle",
                          "test_burn.py::test_leaves_a_spinner", "test_burn.py::test_z_after_the_spinner",
+                         "test_burn.py::test_zz_stops_the_spinner",
                          "test_c.py::test_c1"}
     assert rows["test_burn.py::test_own"][0] >= 0.2 and rows["test_burn.py::test_own"][1] == 0
     assert rows["test_burn.py::test_child"][1] >= 0.2 and rows["test_burn.py::test_child"][0] < 0.2
     assert rows["test_burn.py::test_idle"][0] < 0.1 and rows["test_burn.py::test_idle"][1] == 0
     # a thread an earlier test left spinning: its CPU lands on the next test, and the log names it there
-    assert re.fullmatch(r"spinner=0\.\d\d", threads["test_burn.py::test_z_after_the_spinner"]), lines
-    assert rows["test_burn.py::test_z_after_the_spinner"][0] >= 0.1 and threads["test_burn.py::test_idle"] == ""
+    spun = re.fullmatch(r"spinner=(\d+\.\d\d)", threads["test_burn.py::test_z_after_the_spinner"])
+    assert spun and float(spun.group(1)) >= 0.2, lines
+    assert rows["test_burn.py::test_z_after_the_spinner"][0] >= 0.2 and threads["test_burn.py::test_idle"] == ""

@@ -163,7 +163,7 @@ def _streamed(request: Any) -> bool:
 
 @dataclass
 class Replay:
-    """``--replay DIR``: the transcripts found there, one per loop (``jobs.run`` replays each once: ``check_repeat``)."""
+    """``--replay DIR``: the transcripts found there, one per loop (``jobs.run`` replays each once: ``check_run``)."""
 
     transcripts: list[Transcript]
 
