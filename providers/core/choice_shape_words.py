@@ -53,8 +53,9 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          "(Anthropic's and Mistral's any, a tool's name) with 400 invalid_request_error: \"Invalid value: 'VALUE'. "
          "Supported values are: 'none', 'auto', and 'required'.\", VALUE as sent, param tool_choice, code "
          "invalid_value. The mock answers these words and that envelope on both APIs when the body offers tools (the "
-         "case recorded; without tools the order against the API's tool_choice-without-tools refusal is not "
-         "recorded, and the mock's 400 keeps toolchoice's words: tool_choice.word); Azure's words are not recorded",
+         "case recorded; without tools no recording gives their order against a refusal of the missing tools: Chat "
+         "Completions answers its tool_choice-without-tools 400, as before, and Responses toolchoice's words, "
+         "tool_choice.word); Azure's words are not recorded",
          "maximhq/bifrost#6887 (2026-09-06, Anthropic's {type: any} sent on as the string 'any' to api.openai.com "
          "on both /v1/responses and /v1/chat/completions, 'HTTP 400 before the model runs'; read in the issues "
          "index, which returns the thread's opening); its fix maximhq/bifrost#6888 (2026-09-06, merged; its tests "
