@@ -92,10 +92,13 @@ class ModelParams(NamedTuple):
 
 _OPENAI_FILE = "llms/openai/chat/gpt_transformation.py"
 _COPY = Source(_OPENAI_FILE, 307, "if param in supported_openai_params: optional_params[param] = value")
-_OPENAI_400 = ("OpenAI answers 400 \"Invalid value for 'tool_choice': 'any' is not one of 'none', 'auto', 'required' "
-               "(or a tool_choice object)\" (openai 3.57.0 ChatCompletionToolChoiceOptionParam has no 'any'), which "
-               "LiteLLM raises as BadRequestError")
-_GROQ_400 = _OPENAI_400.replace("OpenAI answers", "Groq answers").replace("openai 3.57.0", "groq 1.7.0")
+# the API's recorded words (fact openai.tool_choice_value_words: the Chat Completions and Responses APIs alike)
+_OPENAI_400 = ("OpenAI answers 400 \"Invalid value: 'any'. Supported values are: 'none', 'auto', and 'required'.\" "
+               "(param tool_choice, code invalid_value; fact openai.tool_choice_value_words; openai 3.57.0 "
+               "ChatCompletionToolChoiceOptionParam has no 'any'), which LiteLLM raises as BadRequestError")
+# Groq's recorded words (fact groq.tool_choice_words)
+_GROQ_400 = ("Groq answers 400 \"Only allowed string values for 'tool_choice' are none, auto, and required\" (groq "
+             "1.7.0 ChatCompletionToolChoiceOptionParam has no 'any'), which LiteLLM raises as BadRequestError")
 # OpenAIGPTConfig.transform_request, which each OpenAI-compatible route's config inherits or calls
 _NO_TOOLS = Source(_OPENAI_FILE, 682, 'if not optional_params.get("tools") and not optional_params.get("functions"): '
                                       'optional_params.pop("tool_choice", None)')
@@ -174,7 +177,7 @@ HOST_ROUTES: dict[str, Route] = {
     "azure": _openai_like("azure", "azure/", "AzureOpenAIConfig",
                           "Azure OpenAI's tool_choice is none | auto | required | a named function in every spec read "
                           "(fact azure.tool_choice_forms: inference.yaml 2024-10-21 chatCompletionToolChoiceOption): "
-                          "no 'any'; its words for it are not recorded (the mock answers OpenAI's 400)",
+                          "no 'any'; its words for it are not recorded (the mock answers a 400 in toolchoice's words)",
                           Source("llms/azure/chat/gpt_transformation.py", 276, 'else: optional_params["tool_choice"] = '
                                                                                "value"),
                           Source("llms/azure/chat/gpt_transformation.py", 322, 'if key != "tool_choice" or '

@@ -338,9 +338,11 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> li
     return events
 
 
-def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+def mock_error(status: int, message: str, param: str | None = None,
+               fields: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, str]]:
     """The same envelope as Chat Completions ({error: {message, type, param, code}}; param input for a call and its
-    output that do not pair, as recorded: openai_history)."""
+    output that do not pair, as recorded: openai_history); ``fields``: the recorded body's other fields for the API's
+    own words (RefusalWords.envelope: param tool_choice, code invalid_value for a string it does not take)."""
     from .openai_chat_mock import mock_error as chat_error
 
-    return chat_error(status, message)
+    return chat_error(status, message, param=param, fields=fields)

@@ -11,7 +11,7 @@ _installed_litellm`` says to record again).
 
 ``TOOLCHOICE_LITELLM=live``: every case is sent live and held to the recording. ``TOOLCHOICE_LITELLM=record``:
 every case is sent live and the file is written again when the module ends (``python -m pytest
-tests/test_litellm_dialect.py -n 0`` with it set)."""
+tests/test_litellm_dialect.py --workers 0`` with it set)."""
 
 from __future__ import annotations
 

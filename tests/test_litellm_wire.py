@@ -126,9 +126,10 @@ def test_openai_compatible_hosts_get_the_choice_as_written(client: Client, provi
 @pytest.mark.parametrize("provider", OPENAI_HOSTS)
 def test_any_passes_through_to_openai_compatible_hosts(client: Client, provider: str) -> None:
     """"any" is not one of openai-python's words; LiteLLM sends it anyway, drop_params or not (drop_params drops
-    unsupported *parameters*, never a value). OpenAI's and Groq's types refuse it: the mock answers their 400 (Groq's in its recorded words,
-    tests/data/responses/errors/error-groq-tool-choice-null.json) and LiteLLM raises BadRequestError. DeepSeek, xAI and OpenRouter document no such word either (facts
-    *.tool_choice_words: openrouter 1.3.84 ChatToolChoice, xai-sdk 1.21.0 ToolMode, no DeepSeek list); no source
+    unsupported *parameters*, never a value). OpenAI's and Groq's types refuse it: the mock answers their 400 in
+    their recorded words (OpenAI's: fact openai.tool_choice_value_words; Groq's:
+    tests/data/responses/errors/error-groq-tool-choice-null.json) and LiteLLM raises BadRequestError. DeepSeek, xAI
+    and OpenRouter document no such word either (facts *.tool_choice_words: openrouter 1.3.84 ChatToolChoice, xai-sdk 1.21.0 ToolMode, no DeepSeek list); no source
     says what they answer, so the mock neither reads it (it read it as required, with no finding) nor refuses it:
     passed unjudged, with mock.choice_unread."""
     for drop in (False, True):
@@ -137,7 +138,8 @@ def test_any_passes_through_to_openai_compatible_hosts(client: Client, provider:
         assert "any" not in _openai_words() and _openai_choice_problems("any") != []
         if provider in ("openai", "groq"):
             assert type(sent.error).__name__ == "BadRequestError", sent.error
-            words = {"openai": "'any' is not one of 'none', 'auto', 'required'",  # Groq's: its recorded 400
+            # the APIs' recorded 400s: OpenAI's (fact openai.tool_choice_value_words), Groq's
+            words = {"openai": "Invalid value: 'any'. Supported values are: 'none', 'auto', and 'required'.",
                      "groq": "Only allowed string values for 'tool_choice' are none, auto, and required"}[provider]
             assert words in str(sent.error)
             assert sent.line is not None and sent.line["status"] == 400

@@ -205,8 +205,9 @@ def test_every_recorded_word_is_quoted_in_its_dated_fact() -> None:
     # Gemini's unknown field, at the top and inside (trial16d), xAI's 422 for another API's object and Cohere's 422 for
     # a string it has not (trial17f), Converse's toolSpec.strict 400 (eleventh audit pass), Fable 5.1's forced-choice
     # words on the Claude API and Converse, and Converse's recorded words for Fable 5 (trial18j, read 2026-11-28), and
-    # Anthropic's 400 for an anthropic-version it has not (trial19e)
-    assert len(rows) == 29
+    # Anthropic's 400 for an anthropic-version it has not (trial19e), OpenAI's for a string tool_choice it has not
+    # (trial19h, Chat Completions and Responses)
+    assert len(rows) == 30
     for dated, row in rows:
         assert dated.verified in ("2026-11-27", "2026-11-28") and set(row.providers) <= set(dated.providers)
         first = row.words.split("{model}")[0].split("{tool_index}")[0].split("{type}")[0].split("{name}")[0].split("{choice}")[0]
@@ -421,8 +422,9 @@ def test_every_recorded_envelope_reaches_a_family_that_writes_it() -> None:
 
     rows = [row for dated in FACTS for row in refusals(dated.value) if row.envelope]
     # OpenAI's and Azure's tools-with-effort rows (5), Mistral Small's effort 400, OpenAI's tool_choice of another
-    # API's shape (param tool_choice.function, code missing_required_parameter: core/choice_shape_words.py)
-    assert len(rows) == 7
+    # API's shape (param tool_choice.function, code missing_required_parameter: core/choice_shape_words.py), OpenAI's
+    # string it has not (param tool_choice, code invalid_value; Chat Completions and Responses: trial19h)
+    assert len(rows) == 8
     for row in rows:
         assert all(isinstance(name, str) and name != "message" for name, _ in row.envelope), row
         for provider in row.providers:

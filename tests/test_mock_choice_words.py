@@ -2,7 +2,12 @@
 ``ChatCompletionToolChoiceOptionParam`` and Responses ``ToolChoiceOptions`` as ``Literal["none", "auto",
 "required"]``, so ``"any"`` (Anthropic's and Mistral's word) is a 400 there. It was answered 200 with a call, and
 `probe` against the mock reported "any honored" (a new user). A host whose types are not known to refuse it
-(Mistral takes "any") is not refused."""
+(Mistral takes "any") is not refused.
+
+The 400 is the API's own (fact openai.tool_choice_value_words): the body below as maximhq/bifrost#6887 (2026-09-06)
+records OpenAI answering "any" on /v1/chat/completions and /v1/responses, its message, param and code as a public
+proxy's conformance tests of the direct API record them for both APIs (2026-08-30, 'bogus'), with the value as
+sent. Azure's words are not recorded: its 400 keeps toolchoice's."""
 
 from __future__ import annotations
 
@@ -16,6 +21,9 @@ from toolchoice.providers.core.mock.server import running_mock
 pytestmark = pytest.mark.skipif(missing("openai"), reason="needs openai")
 
 TOOL = {"type": "function", "function": {"name": "get_time", "parameters": {"type": "object", "properties": {}}}}
+# OpenAI's recorded 400 for tool_choice "any" (maximhq/bifrost#6887), whole
+RECORDED_ANY = {"error": {"message": "Invalid value: 'any'. Supported values are: 'none', 'auto', and 'required'.",
+                          "type": "invalid_request_error", "param": "tool_choice", "code": "invalid_value"}}
 
 
 def test_the_words_are_the_sdk_types() -> None:
@@ -39,10 +47,46 @@ def test_openai_refuses_any_and_mistral_takes_it() -> None:
                                            tools=[TOOL], tool_choice="any")  # type: ignore[arg-type]
         taken = client.chat.completions.create(model="gpt-5.4-mini", messages=[{"role": "user", "content": "hi"}],
                                                tools=[TOOL], tool_choice="required")
-    assert "'any' is not one of 'none', 'auto', 'required'" in str(refused.value)
+    assert refused.value.status_code == 400 and refused.value.response.json() == RECORDED_ANY
+    assert refused.value.body == RECORDED_ANY["error"]  # what openai-python hands its caller
     assert taken.choices[0].message.tool_calls
     with running_mock("mistral") as mock:
         client = OpenAI(base_url=mock.base_url, api_key="sk-test", max_retries=0)
         answered = client.chat.completions.create(model="mistral-large-latest", tools=[TOOL], tool_choice="any",  # type: ignore[arg-type]
                                                   messages=[{"role": "user", "content": "hi"}])
     assert answered.choices[0].message.tool_calls
+
+
+def test_the_responses_api_refuses_any_in_its_recorded_words() -> None:
+    """/v1/responses answers the same body (bifrost#6887: both endpoints); another word is named as sent (the
+    conformance tests' 'bogus'); the line keeps toolchoice's words as tool_choice.word beside mock.refused."""
+    from openai import BadRequestError, OpenAI
+
+    tool = {"type": "function", "name": "get_time", "parameters": {"type": "object", "properties": {}}}
+    with running_mock("openai-responses") as mock:
+        client = OpenAI(base_url=mock.base_url, api_key="sk-test", max_retries=0)
+        with pytest.raises(BadRequestError) as refused:
+            client.responses.create(model="gpt-4o", input="hi", tools=[tool], tool_choice="any")  # type: ignore[arg-type]
+        with pytest.raises(BadRequestError) as other:
+            client.responses.create(model="gpt-4o", input="hi", tools=[tool], tool_choice="bogus")  # type: ignore[arg-type]
+        line = mock.records[0]
+    assert refused.value.status_code == 400 and refused.value.response.json() == RECORDED_ANY
+    assert other.value.response.json()["error"] == {**RECORDED_ANY["error"], "message": "Invalid value: 'bogus'. "
+                                                    "Supported values are: 'none', 'auto', and 'required'."}
+    assert [f["code"] for f in line["findings"]] == ["tool_choice.word", "mock.refused"]
+    assert "'any' is not one of 'none', 'auto', 'required'" in line["findings"][0]["message"]
+
+
+def test_azure_keeps_toolchoice_s_words() -> None:
+    """No recording gives Azure OpenAI's words for "any" (its specs' enum has none of it): the 400 stays toolchoice's
+    sentence in OpenAI's envelope, no param or code claimed."""
+    from openai import BadRequestError, OpenAI
+
+    with running_mock("azure") as mock:
+        client = OpenAI(base_url=mock.base_url, api_key="sk-test", max_retries=0)
+        with pytest.raises(BadRequestError) as refused:
+            client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "hi"}],
+                                           tools=[TOOL], tool_choice="any")  # type: ignore[arg-type]
+    assert refused.value.body == {"message": "Invalid value for 'tool_choice': 'any' is not one of 'none', 'auto', "
+                                  "'required' (or a tool_choice object)", "type": "invalid_request_error",
+                                  "param": None, "code": None}

@@ -151,6 +151,11 @@ QUOTES: tuple[Quote, ...] = (
     Quote("fact:openai-responses.tool_choice_words", "openai", "types/responses/tool_choice_options.py",
           ('ToolChoiceOptions: TypeAlias = Literal["none", "auto", "required"]',)),
     # ---- core/choice_shape_words.py (trial15l): the types that leave another API's tool_choice shape out
+    # (trial19h: and the string words whose refusal OpenAI's recorded 400 words, on both APIs)
+    Quote("fact:openai.tool_choice_value_words", "openai", "types/chat/chat_completion_tool_choice_option_param.py",
+          ('Literal["none", "auto", "required"]',)),
+    Quote("fact:openai.tool_choice_value_words", "openai", "types/responses/tool_choice_options.py",
+          ('Literal["none", "auto", "required"]',)),
     Quote("fact:openai.tool_choice_shape_words", "openai", "types/chat/chat_completion_named_tool_choice_param.py",
           ("function: Required[Function]",)),
     Quote("fact:openai-responses.tool_choice_shape_words", "openai", "types/responses/tool_choice_function_param.py",

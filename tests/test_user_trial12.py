@@ -211,12 +211,14 @@ def test_the_mock_s_line_for_a_refused_request_says_why_as_the_client_was_told(c
         client.chat.completions.create(model="gpt-4o", messages=history, tools=tools, tool_choice="auto")
         records = list(mock.records)
     told = refused.value.body["message"]  # type: ignore[index]
-    assert "tool_choice" in told
+    # the API's recorded words name the value, their envelope the field (fact openai.tool_choice_value_words)
+    assert "'get_weather'" in told and refused.value.body["param"] == "tool_choice"  # type: ignore[index]
     capsys.readouterr()
     _pretty(records[0])
     _pretty(records[1])
     first, second = capsys.readouterr().out.splitlines()
-    assert "  400  -  " in first and first.endswith(f"findings: error mock.refused: {told}"), first
+    assert "  400  -  " in first and first.endswith(f", error mock.refused: {told}"), first
+    assert "findings: error tool_choice.word: Invalid value for 'tool_choice': 'get_weather' is not one of" in first
     assert "  200  " in second and second.endswith("findings: warning mock.result_unknown_call"), second
 
 

@@ -46,6 +46,36 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          _READ,
          (RefusalWords("tool_choice.shape", ("openai",), "Missing required parameter: 'tool_choice.function'.",
                        envelope=(("param", "tool_choice.function"), ("code", "missing_required_parameter"))),)),
+    # trial 19h (2026-11-28): the API's words for a string tool_choice outside none / auto / required (the mock said
+    # toolchoice's "is not one of" sentence until then; Azure's and the no-tools case's are not recorded: they keep it)
+    Fact("openai.tool_choice_value_words", ("openai", "openai-responses"),
+         "OpenAI's Chat Completions and Responses APIs answer a string tool_choice other than none, auto and required "
+         "(Anthropic's and Mistral's any, a tool's name) with 400 invalid_request_error: \"Invalid value: 'VALUE'. "
+         "Supported values are: 'none', 'auto', and 'required'.\", VALUE as sent, param tool_choice, code "
+         "invalid_value. The mock answers these words and that envelope on both APIs when the body offers tools (the "
+         "case recorded; without tools no recording gives their order against a refusal of the missing tools: Chat "
+         "Completions answers its tool_choice-without-tools 400, as before, and Responses toolchoice's words, "
+         "tool_choice.word); Azure's words are not recorded",
+         "maximhq/bifrost#6887 (2026-09-06, Anthropic's {type: any} sent on as the string 'any' to api.openai.com "
+         "on both /v1/responses and /v1/chat/completions, 'HTTP 400 before the model runs'; read in the issues "
+         "index, which returns the thread's opening); its fix maximhq/bifrost#6888 (2026-09-06, merged; its tests "
+         "use gpt-4o); the words for 'any' as a public project's notes record them through LiteLLM's OpenAI route "
+         "(LangChain's with_structured_output, found by the code index, read 2026-11-28); a public proxy's "
+         "conformance tests of the direct API's envelopes (found by the code index, read 2026-11-28: 'Every row below "
+         "is a DIRECT API observation, taken 2026-08-30 against `gpt-5.6-terra`'): Chat Completions ('an unknown "
+         "tool_choice') and Responses ('tool_choice unknown string'), tools given in both; openai 3.57.0 "
+         "types/chat/chat_completion_tool_choice_option_param.py and types/responses/tool_choice_options.py"
+         f"{CITE_END}'OpenAI accepts only `none`, `auto`, and `required` for that field, so the request fails with "
+         "HTTP 400 before the model runs.' and 'This affects both OpenAI egress paths: - `/v1/responses` with the "
+         "built-in `openai` provider - `/v1/chat/completions` ...' (bifrost#6887); 'OpenAI accepts only `none`, "
+         "`auto` and `required` as string tool choices and rejects `any` with HTTP 400 (`invalid_value` on `param: "
+         "tool_choice`)' (bifrost#6888); 'litellm.BadRequestError: OpenAIException - Invalid value: 'any'. Supported "
+         "values are: 'none', 'auto', and 'required'.' (the notes); \"{ param: \\\"tool_choice\\\", code: "
+         "\\\"invalid_value\\\", message: \\\"Invalid value: 'bogus'. Supported values are: 'none', 'auto', and "
+         "'required'.\\\" }\" (the conformance tests, both APIs); 'Literal[\"none\", \"auto\", \"required\"]'", "2026-11-28",
+         (RefusalWords("tool_choice.word", ("openai", "openai-responses"), "Invalid value: '{choice}'. Supported "
+                       "values are: 'none', 'auto', and 'required'.",
+                       envelope=(("param", "tool_choice"), ("code", "invalid_value"))),)),
     Fact("openai-responses.tool_choice_shape_words", ("openai-responses",),
          "OpenAI's Responses API answers Chat Completions' named form {type: function, function: {name}} with a 400: "
          "\"Unknown parameter: 'tool_choice.function'.\" (its own named form is flat: {type: function, name}). The "

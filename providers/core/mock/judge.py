@@ -155,9 +155,18 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any],
     fact_id, words = stated if stated is not None else ("", None)
     if refusal is None and words is not None and words.others == "refused" and isinstance(read.requested, str) \
             and read.requested not in words.words:
-        # another API's word ("any" is Anthropic's and Mistral's): this API's types take only its own
-        refusal = words.refusal or (f"Invalid value for 'tool_choice': '{read.requested}' is not one of "
-                                    + ", ".join(f"'{w}'" for w in words.words) + " (or a tool_choice object)")
+        # another API's word ("any" is Anthropic's and Mistral's): this API's types take only its own. The 400 in the
+        # API's words where recorded (Groq's ChoiceWords.refusal; a RefusalWords row for tool_choice.word, recorded
+        # with tools offered: without them no recording gives its order against the without-tools refusal), the
+        # line keeping toolchoice's as a finding; else toolchoice's words
+        own = words.refusal or (f"Invalid value for 'tool_choice': '{read.requested}' is not one of "
+                                + ", ".join(f"'{w}'" for w in words.words) + " (or a tool_choice object)")
+        row = api_refusal(provider, "tool_choice.word", read.model, body) \
+            if words.refusal is None and isinstance(body.get("tools"), list) and body["tools"] else None
+        refusal = own if row is None else row.words
+        if row is not None:
+            findings.append(LedgerEntry("error", "tool_choice.word", own))
+            envelope, status = row.envelope, row.status
     value = read.choice_value if read.choice_value is not None else read.requested
     if words is not None and not words.forms and value is not None and value not in words.words:
         # a value the API's own source does not name, and no source says it refuses: neither read nor refused
