@@ -17,7 +17,7 @@ Truth from outside toolchoice:
 - the recorded bodies fed again to ``toolchoice mock`` over a real socket: the mock must read each as ``reads``
   and answer ``status``, as its committed line says.
 docs/vercel-ai-sdk.md's tables are held to the recordings and to what ``render`` sends today.
-Cost: ~4 s of CPU (``/usr/bin/time python3 -m pytest tests/test_vercel_wire.py -n 0 -q``), most of it importing the
+Cost: ~4 s of CPU (``/usr/bin/time python3 -m pytest tests/test_vercel_wire.py --workers 0 -q``), most of it importing the
 seven SDKs whose types the bodies are checked against.
 """
 
