@@ -129,11 +129,14 @@ def one_round(jobs: dict[str, tuple[Translate, list[dict[str, Any]]]], warm_up_s
 
 
 def main(corpus_path: str, warm_up_s: float) -> int:
+    # stdout is the protocol (one JSON line each); LiteLLM prints on it ("Provider List: ..." when a model's provider
+    # is not its own, since the 18th provider), which broke the first line: its prints go to the log instead
+    protocol, sys.stdout = sys.stdout, sys.stderr
     try:
         import litellm  # noqa: F401
         from importlib.metadata import version
     except Exception as exc:  # noqa: BLE001
-        print(json.dumps({"ready": False, "error": f"{type(exc).__name__}: {exc}"}), flush=True)
+        print(json.dumps({"ready": False, "error": f"{type(exc).__name__}: {exc}"}), file=protocol, flush=True)
         return 0
     corpus = json.loads(open(corpus_path, encoding="utf-8").read())
     jobs: dict[str, tuple[Translate, list[dict[str, Any]]]] = {}
@@ -166,11 +169,12 @@ def main(corpus_path: str, warm_up_s: float) -> int:
                     by_choice[label] = by_choice.get(label, 0) + 1
         jobs[provider] = (translate, corpus["requests"])
     print(json.dumps({"ready": True, "version": version("litellm"), "providers": list(jobs), "skipped": skipped,
-                      "failing": failing, "missing": missing, "calls": len(jobs) * len(corpus["requests"])}), flush=True)
+                      "failing": failing, "missing": missing, "calls": len(jobs) * len(corpus["requests"])}), file=protocol,
+          flush=True)
     for line in sys.stdin:
         if line.strip() != "round":
             break
-        print(json.dumps(one_round(jobs, warm_up_s)), flush=True)
+        print(json.dumps(one_round(jobs, warm_up_s)), file=protocol, flush=True)
     return 0
 
 
