@@ -139,6 +139,8 @@ LEDGER_CODES: dict[str, str] = {
     "api_version.removed_field": "the anthropic-version the headers set removes a field the body sends (fact "
                                  "anthropic.api_version: 2026-10-21 removes temperature, top_p and top_k): request "
                                  "refused",
+    "api_version.unknown": "the anthropic-version the headers set is none of the API's versions (fact "
+                           "anthropic.version_words): the API answers 400 to any request under it; sent as written",
     "thinking.max_tokens": "max_tokens leaves no room for the minimum thinking budget: request refused",
     "thinking.tool_history": "thinking on while the last assistant turn holds tool calls without thinking blocks: "
                              "request refused",
@@ -353,12 +355,28 @@ def _version_lint(ctx: Context, body: dict[str, Any]) -> None:
     said = fact("anthropic.api_version")
     assert isinstance(said.value, VersionRemoves)
     version = _version_asked(ctx) or API_VERSION
+    _unknown_version(ctx, version)
     removed = said.value.removed({said.value.header: version}, body)
     if removed:
         ctx.ledger.error("api_version.removed_field", f"anthropic-version {version} (providers.{ctx.provider}.headers) "
                          f"removes {', '.join(removed)}, which this request sends: '{said.value.words}' "
                          f"({cited(said.id)}); drop {'it' if len(removed) == 1 else 'them'}, or send anthropic-version "
                          f"{API_VERSION}, toolchoice's own")
+
+
+def _unknown_version(ctx: Context, version: str) -> None:
+    """Fact anthropic.version_words: a version the API does not have is refused, whatever the body (the mock answers
+    those words). Said, not refused: the headers may be meant for a server at another base_url."""
+    from .core.choice_shape_words import ANTHROPIC_VERSION_WORDS, ANTHROPIC_VERSIONS
+    from .core.facts import cited
+    from .core.model import quoted
+
+    if version not in ANTHROPIC_VERSIONS:
+        ctx.ledger.warning("api_version.unknown", f"anthropic-version {quoted(version)} (providers.{ctx.provider}."
+                           f"headers) is none of the API's versions ({', '.join(ANTHROPIC_VERSIONS)}): Anthropic "
+                           f"answers 400 '{ANTHROPIC_VERSION_WORDS.format(version=version)}' to any request under it "
+                           f"({cited('anthropic.version_words')}); send one of them (toolchoice's own: {API_VERSION}); "
+                           "the request is sent as written")
 
 
 def _both(first: Callable[[Context, dict[str, Any]], None],

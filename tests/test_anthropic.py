@@ -366,6 +366,7 @@ TRIGGERS: dict[str, dict[str, Any]] = {
     "model_rule.unstated": {"choice": "required", "settings": {"model": "claude-fable-5-2"}},
     "thinking.temperature": {"settings": {"thinking": True, "max_tokens": 4096, "temperature": 0}},
     "api_version.removed_field": {"settings": {"temperature": 0.5, "headers": {"anthropic-version": "2026-10-21"}}},
+    "api_version.unknown": {"settings": {"headers": {"anthropic-version": "2023-10-01"}}},
     "thinking.max_tokens": {"settings": {"thinking": True, "max_tokens": 1000}},
     "thinking.tool_history": {"messages": HISTORY[:3], "settings": {"thinking": True, "max_tokens": 4096}},
     "thinking.unsupported_model": {"settings": {"thinking": True, "model": "claude-3-opus-20240229"}},

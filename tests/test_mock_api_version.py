@@ -258,3 +258,35 @@ def test_the_unknown_version_answers_before_the_bodys_own_refusal(mock: Running)
                                tool_choice={"type": "any"}, thinking={"type": "enabled", "budget_tokens": 1024})
     assert refused.value.body["error"] == RECORDED["error"]
     assert [f["code"] for f in mock.records[-1]["findings"]][0] == "api_version.unknown"
+
+
+def _rendered(version: str) -> Any:
+    from toolchoice.providers.core.model import RenderOptions
+    from toolchoice.providers.core.registry import translate
+    from toolchoice.providers.core.scenario import load_scenario_text
+
+    scenario = load_scenario_text(json.dumps({"tools": [{"name": "get_weather", "parameters": WEATHER}],
+                                              "messages": USER, "providers": {"anthropic": {
+                                                  "headers": {"anthropic-version": version}}}}), "v.yaml")
+    return translate("anthropic", scenario, RenderOptions(model=MODEL))
+
+
+@pytest.mark.parametrize("version", [RECORDED_VALUE, "2024-10-22", *ANTHROPIC_VERSIONS])
+def test_render_warns_of_a_version_exactly_when_the_mock_refuses_it_in_the_recorded_words(mock: Running,
+                                                                                         version: str) -> None:
+    """A version in providers.anthropic.headers that the API has not: render warns (api_version.unknown) quoting the
+    recorded body's words and still sends it (the headers may be meant for another base_url); the request as
+    rendered, sent to the mock, is the 400 exactly when render warned."""
+    import httpx
+
+    t = _rendered(version)
+    warned = [e for e in t.ledger if e.code == "api_version.unknown"]
+    assert t.request.headers["anthropic-version"] == version and not t.refused
+    sent = httpx.post(mock.base_url.rstrip("/") + "/v1/messages", json=t.request.body,
+                      headers={**t.request.headers, "x-api-key": KEY}, timeout=10)
+    if version in ANTHROPIC_VERSIONS:
+        assert warned == [] and sent.status_code == 200, (warned, sent.text)
+    else:
+        assert [e.severity for e in warned] == ["warning"] and sent.status_code == 400
+        words = RECORDED["error"]["message"].replace(RECORDED_VALUE, version)
+        assert f"'{words}'" in warned[0].message and sent.json()["error"]["message"] == words
