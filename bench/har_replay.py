@@ -17,7 +17,10 @@ sides must agree on it (checked here), so the figures compare the same work.
 
 A conversation is followed over the file's first 200 calls (trace_har.LISTED): a longer file replays 200 steps.
 
-    python bench/har_replay.py [--steps 50,100,200] [--rounds 3] [--baseline 75d1602d]
+``trace FILE.har``'s listing (``trace_har.import_har``: every call imported and its reply judged, the conversations
+followed) is timed the same way, in a child of its own (``--trace``), its digest the listing's JSON.
+
+    python bench/har_replay.py [--steps 50,100,200] [--rounds 3] [--baseline 75d1602d] [--trace]
 """
 
 from __future__ import annotations
@@ -85,19 +88,24 @@ trace_har.read_har(path, "openai")
 reading = time.process_time() - start
 trace_har._redactor.cache_clear()
 start = time.process_time()
-scenario, replay = trace_har_replay.replay_file(path, None, "openai")
-took = time.process_time() - start
-(transcript,) = replay.transcripts
-digest = hashlib.sha256(repr((scenario, transcript.bodies, transcript.replies)).encode()).hexdigest()[:16]
+if sys.argv[3] == "trace":  # trace FILE.har's listing
+    said = json.dumps(trace_har.import_har(path).to_json(), sort_keys=True)
+    took = time.process_time() - start
+else:
+    scenario, replay = trace_har_replay.replay_file(path, None, "openai")
+    took = time.process_time() - start
+    (transcript,) = replay.transcripts
+    said = repr((scenario, transcript.bodies, transcript.replies))
+digest = hashlib.sha256(said.encode()).hexdigest()[:16]
 print(json.dumps({"reading": reading, "replay": took, "digest": digest}))
 """
 
 
-def child(warm: Path, path: Path, tree: Path | None) -> dict:
+def child(warm: Path, path: Path, tree: Path | None, mode: str = "replay") -> dict:
     env = dict(os.environ, TOOLCHOICE_LIMIT_FILE_BYTES=str(256 * 1024 * 1024))
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
-    out = subprocess.run([sys.executable, "-c", CHILD, str(warm), str(path)], env=env, check=True,
+    out = subprocess.run([sys.executable, "-c", CHILD, str(warm), str(path), mode], env=env, check=True,
                          capture_output=True, text=True, cwd=tempfile.gettempdir())
     return json.loads(out.stdout)
 
@@ -107,7 +115,9 @@ def main() -> None:
     parser.add_argument("--steps", default="50,100,200")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--baseline", default="75d1602d")
+    parser.add_argument("--trace", action="store_true", help="also time trace FILE.har's listing")
     args = parser.parse_args()
+    modes = ["replay", "trace"] if args.trace else ["replay"]
     sizes = [int(n) for n in args.steps.split(",")]
     with tempfile.TemporaryDirectory() as folder:
         base = baseline_tree(args.baseline, Path(folder))
@@ -116,27 +126,32 @@ def main() -> None:
             path.write_text(json.dumps(har(n)), encoding="utf-8")
         megabytes = {n: path.stat().st_size / 1e6 for n, path in files.items()}
         sides = {f"baseline {args.baseline}": base, "current": None}
-        runs: dict[tuple[str, int], list[dict]] = {(side, n): [] for side in sides for n in sizes}
+        runs: dict[tuple[str, str, int], list[dict]] = {(mode, side, n): [] for mode in modes for side in sides
+                                                         for n in sizes}
         for _ in range(args.rounds):
-            for n in sizes:
-                for side, tree in sides.items():
-                    runs[side, n].append(child(files[3], files[n], tree))
-    print(f"run --replay FILE.har's reading, CPU s in a child, median of {args.rounds} rounds; x reading: the replay's "
-          "time over read_har's in the same child")
-    print("| steps | MB | side | reading s | replay s | x reading | ms per step | same output |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for n in sizes:
-        digests = {r["digest"] for side in sides for r in runs[side, n]}
-        for side in sides:
-            done = runs[side, n]
-            reading = statistics.median(r["reading"] for r in done)
-            replay = statistics.median(r["replay"] for r in done)
-            print(f"| {n} | {megabytes[n]:.1f} | {side} | {reading:.3f} | {replay:.3f} | "
-                  f"{replay / reading:.1f} | {replay / n * 1000:.1f} | {'yes' if len(digests) == 1 else 'NO'} |")
-    for side in sides:  # growth: a linear reading doubles with twice the steps, a quadratic one quadruples
-        medians = [statistics.median(r["replay"] for r in runs[side, n]) for n in sizes]
-        print(f"{side}: " + "; ".join(f"{b} steps / {a} = {mb / ma:.2f}x (the file {megabytes[b] / megabytes[a]:.2f}x)"
-                                      for (a, ma), (b, mb) in zip(zip(sizes, medians), zip(sizes[1:], medians[1:]))))
+            for mode in modes:
+                for n in sizes:
+                    for side, tree in sides.items():
+                        runs[mode, side, n].append(child(files[3], files[n], tree, mode))
+    for mode in modes:
+        what = "run --replay FILE.har's reading" if mode == "replay" else "trace FILE.har's listing"
+        print(f"{what}, CPU s in a child, median of {args.rounds} rounds; x reading: its time over read_har's in "
+              "the same child")
+        print(f"| steps | MB | side | reading s | {mode} s | x reading | ms per step | same output |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        for n in sizes:
+            digests = {r["digest"] for side in sides for r in runs[mode, side, n]}
+            for side in sides:
+                done = runs[mode, side, n]
+                reading = statistics.median(r["reading"] for r in done)
+                took = statistics.median(r["replay"] for r in done)
+                print(f"| {n} | {megabytes[n]:.1f} | {side} | {reading:.3f} | {took:.3f} | "
+                      f"{took / reading:.1f} | {took / n * 1000:.1f} | {'yes' if len(digests) == 1 else 'NO'} |")
+        for side in sides:  # growth: a linear reading doubles with twice the steps, a quadratic one quadruples
+            medians = [statistics.median(r["replay"] for r in runs[mode, side, n]) for n in sizes]
+            print(f"{mode}, {side}: " + "; ".join(f"{b} steps / {a} = {mb / ma:.2f}x (the file "
+                                                  f"{megabytes[b] / megabytes[a]:.2f}x)" for (a, ma), (b, mb)
+                                                  in zip(zip(sizes, medians), zip(sizes[1:], medians[1:]))))
 
 if __name__ == "__main__":
     main()

@@ -461,10 +461,8 @@ _STREAM = ("stream", "stream_options")  # `send --stream` asks a stream; stream_
 
 def _rendered(file: Path, provider: str, data: dict[str, Any], memo: dict[str, Any]) -> dict[str, Any] | None:
     """The body the scenario renders for ``provider`` ({} when it renders none; None when it does not render)."""
-    from .registry import translate
-
     try:
-        rendered = translate(provider, _check(file, data, memo)).request
+        rendered = translated(provider, _check(file, data, memo)).request
     except ToolchoiceError:
         return None
     return rendered.body if rendered is not None else {}
@@ -512,16 +510,26 @@ _YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]")
 
 def _check(file: Path, data: dict[str, Any], memo: dict[str, Any] | None = None) -> Any:
     """The scenario the loader reads from ``data``; ``memo``: read once for the same data (``build`` checks it,
-    renders it back before extra is known, and again after, when extra is there)."""
-    from .scenario import load_scenario_text
+    renders it back before extra is known, and again after, when extra is there). The last few read are kept
+    (``_READ``): a HAR's call is checked by ``build`` and again by its verdict (trace_har.verdict_of), the same text."""
+    from .scenario import _loaded
+    from .yaml_input import MAX_DEPTH, _json_deeper_than
 
     # JSON text kept readable, but for what YAML's reader refuses (DEL, C1, U+FFFE/FFFF, a lone surrogate) or reads
     # as a line break (NEL, LS, PS: folded in a quoted scalar): escaped, which valid JSON allows in a string
     text = _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False))
     if memo is not None and text in memo:
         return memo[text]
-    try:
-        scenario = load_scenario_text(text, str(file))
+    # a tools: [{from: FILE}] reads a file, which may change: read again each time
+    key = (str(file), text) if '"from"' not in text else None
+    if key is not None and key in _READ:
+        scenario = _READ[key]
+        if memo is not None:
+            memo.clear()
+            memo[text] = scenario
+        return scenario
+    try:  # json.dumps of data within MAX_DEPTH: libyaml composes it without looking for either bound again
+        scenario = _loaded(text, str(file), shallow=not _json_deeper_than(data, MAX_DEPTH))
     except ToolchoiceError as exc:
         error = ToolchoiceError(f"{file}: the saved request does not make a valid scenario: {exc.message}",
                                 hint=exc.hint)
@@ -531,23 +539,51 @@ def _check(file: Path, data: dict[str, Any], memo: dict[str, Any] | None = None)
     if memo is not None:
         memo.clear()
         memo[text] = scenario
+    if key is not None:
+        while len(_READ) >= 2:  # the texts are a request's whole history: a few only
+            del _READ[next(iter(_READ))]
+        _READ[key] = scenario
     return scenario
+
+
+def translated(provider: str, scenario: Any) -> Any:
+    """``registry.translate(provider, scenario)``, or its ToolchoiceError raised, once for the last scenario ``_check``
+    read: ``build`` renders it back twice where nothing goes to extra, and a HAR call's verdict a third time."""
+    from .registry import translate
+
+    last = _TRANSLATED.get(provider)
+    if last is not None and last[0] is scenario:
+        result = last[1]
+    else:
+        try:
+            result = translate(provider, scenario)
+        except ToolchoiceError as exc:
+            result = exc
+        _TRANSLATED.clear()
+        _TRANSLATED[provider] = (scenario, result)  # the scenario held: its id is not another's while kept
+    if isinstance(result, ToolchoiceError):
+        raise result
+    return result
+
+
+_TRANSLATED: dict[str, tuple[Any, Any]] = {}
+_READ: dict[tuple[str, str], Any] = {}  # (file, text) -> the scenario _check read from it, the last two
 
 
 def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any], read: Any,
             memo: dict[str, Any]) -> list[LedgerEntry]:
     """The scenario rendered back for ``provider``: every top-level field of the recorded body that does not come
     back as recorded, and every one the rendering adds, as a note (the ledger of what the neutral form loses)."""
-    from .registry import mock_family, translate
+    from .registry import mock_family
 
     notes: list[LedgerEntry] = []
     try:
-        translated = translate(provider, _check(file, data, memo))
+        translation = translated(provider, _check(file, data, memo))
     except ToolchoiceError as exc:
         rendered, failed = None, exc.message
     else:  # refused by its own ledger (a $NAME the save kept in extra: env.not_allowed): that, not every field lost
-        rendered = translated.request
-        failed = "; ".join(f"{e.code}: {e.message}" for e in translated.ledger if e.severity == "error")
+        rendered = translation.request
+        failed = "; ".join(f"{e.code}: {e.message}" for e in translation.ledger if e.severity == "error")
     again = rendered.body if rendered is not None else {}
     for field in read.unjudged:
         # a part of a field the family reads (a Gemini tools[] group's other key): said unless extra carries it back

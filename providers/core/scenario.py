@@ -47,7 +47,12 @@ def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
     if not isinstance(text, str):
         raise WrongArgument(f"text: give the scenario's YAML or JSON as a str, not {_kind(text)}",
                             hint="load_scenario_dict(data) reads a dict, load_scenario(path) a file; decode bytes first")
-    with composed(text, path) as (reader, root):
+    return _loaded(text, path)
+
+
+def _loaded(text: str, path: str, shallow: bool = False) -> Scenario:
+    """``load_scenario_text``'s reading; ``shallow``: ``yaml_input.composed``'s (saved_request._check's JSON)."""
+    with composed(text, path, shallow) as (reader, root):
         return _built(reader, root)
 
 

@@ -83,6 +83,7 @@ class Har(NamedTuple):
     unknown: list[tuple[int, str, str]]  # (index, host, "METHOD path") of API-looking entries at unknown hosts
     secrets: dict[str, str]  # the credentials its headers, cookies and query strings hold -> [redacted]
     found: dict[str, str] = {}  # the keys the shown calls' bodies and responses hold by their look (_shown)
+    bodies_read: Any = frozenset()  # the postData texts ``document`` read within the depth bound (read_har's set)
 
 
 def is_har(path: Path) -> bool:
@@ -150,7 +151,7 @@ def read_har(path: Path, provider: str | None = None) -> Har:
             others.append((index, f"{method} {host}{parts.path if known else ''}"))
             if known and len(others) <= LISTED:  # its path is shown (notes: the first 200): a key its own request
                 credentials(request, parts, secrets)  # sends may be in it (GET /v1/files/KEY)
-    return Har(path, len(entries), calls, others, unknown, secrets)
+    return Har(path, len(entries), calls, others, unknown, secrets, bodies_read=set())
 
 
 def _dns_host(host: str) -> str:
@@ -201,15 +202,17 @@ def _spoken(path: str) -> bool:
 
 def document(har: Har, call: Call) -> dict[str, Any]:
     """The call as a saved request: its url, its JSON body (``postData.text``) and its ``*-beta`` headers."""
-    from .bounded import json_value
+    from .bounded import json_value, no_constant
 
     post = call.request.get("postData")
     text = post.get("text") if isinstance(post, dict) else None
     if not isinstance(text, str):
         raise ToolchoiceError(f"{where(har.file, call.index)}: {call.method} {_path(call.url)} has no "
                               "request.postData.text (the body as sent)", hint="save the HAR with the request bodies")
-    try:
-        body = json_value(text)
+    try:  # a text json_value read before is read again without its depth scan (a call's body is read ~5 times)
+        body = json.loads(text, parse_constant=no_constant) if text in har.bodies_read else json_value(text)
+        if isinstance(har.bodies_read, set):
+            har.bodies_read.add(text)
     except ValueError as exc:
         raise ToolchoiceError(f"{where(har.file, call.index)}: request.postData.text is not JSON "
                               f"({str(exc).splitlines()[0][:120]})", hint="the body of an API request is JSON") from None
@@ -277,13 +280,12 @@ def _judged(har: Har, call: Call, saved: Any) -> LedgerEntry:
 
 def verdict_of(saved: Any, provider: str, reply: Any) -> dict[str, Any]:
     """The verdict on ``reply`` against the request the scenario renders for ``provider`` (the recorded one)."""
-    from .registry import translate
-    from .saved_request import _check
+    from .saved_request import _check, translated
     from .verdict import verdict
 
     scenario = _check(saved.file, saved.data)
     try:
-        translation = translate(provider, scenario)
+        translation = translated(provider, scenario)
     except ToolchoiceError:
         translation = None
     return verdict(scenario, reply, translation)

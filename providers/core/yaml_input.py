@@ -274,10 +274,12 @@ def _too_deep(path: str, mark: Any, text: str) -> ToolchoiceError:
 
 
 @contextmanager
-def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
+def composed(text: str, path: str, shallow: bool = False) -> Iterator[tuple[Reader, yaml.Node | None]]:
     """The YAML document's root node and a reader for it (values with lines), or one-line errors. A `.json` file is
-    read as JSON (``strict_json``): YAML's flow style would read much that is not JSON."""
-    shallow = strict_json(text, path)
+    read as JSON (``strict_json``): YAML's flow style would read much that is not JSON. ``shallow``: the caller
+    knows ``text`` is ``json.dumps`` of a value ``_json_deeper_than`` found within ``MAX_DEPTH`` (what
+    ``strict_json`` finds of a `.json` file), so ``_compose_fast`` looks for neither bound again."""
+    shallow = strict_json(text, path) or shallow
     text = _json_raw_escaped(text, path)  # after strict_json: a .json text that reaches here is JSON
     as_json = _is_json(text)
     try:
