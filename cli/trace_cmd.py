@@ -165,10 +165,9 @@ def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Redactor,
         (write_json if format is TraceFormat.json else write)(text)
         return
     _write_file(scenario_out, text if text.endswith("\n") else text + "\n", force)
-    import shlex
+    from toolchoice.providers.core.shell_word import shell_path
 
-    shown = str(scenario_out) if not str(scenario_out).startswith("-") else f"./{scenario_out}"  # not an option
-    command = " ".join(["toolchoice render", shlex.quote(shown), *([then] if then else [])])
+    command = " ".join(["toolchoice render", shell_path(scenario_out), *([then] if then else [])])
     write(f"wrote {_line(str(scenario_out))}: try `{_line(command)}`")
 
 
