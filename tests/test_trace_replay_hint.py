@@ -165,3 +165,26 @@ def test_a_file_name_holding_controls_gets_a_command_that_runs_as_printed(tmp_pa
     pasted = wrote.stdout.split("try `", 1)[1].removesuffix("`\n")
     read = subprocess.run(["bash", "-c", "printf '%s\\0' " + pasted], capture_output=True, check=True).stdout
     assert read.split(b"\0")[:-1] == [b"toolchoice", b"render", os.fsencode(out), b"-p", b"openai"]
+
+
+def test_the_command_line_says_its_option_for_a_host_it_does_not_know(tmp_path: Path) -> None:
+    """An entry at a host toolchoice does not know: trace's listing, a sample's scenario and run --replay's ledger
+    tell a command-line user to give -p PROVIDER; the Python caller's argument (provider=..., which the library's
+    record says, and so the JSON documents, which are the records) is no word of theirs (they said `(from Python,
+    import_har(provider=...))`)."""
+    har = json.loads(SESSION.read_text(encoding="utf-8"))
+    stranger = json.loads(json.dumps(har["log"]["entries"][7]))
+    stranger["request"]["url"] = "https://llm.internal.example/v1/models/gemini-3.5-flash:generateContent"
+    har["log"]["entries"].insert(0, stranger)
+    path = tmp_path / "with-stranger.har"
+    path.write_text(json.dumps(har), encoding="utf-8")
+    env = {"COLUMNS": "200", "NO_COLOR": "1"}
+    drawn = [run_cli(["trace", str(path)], env=env), run_cli(["trace", str(path), "--sample", "1"], env=env),
+             run_cli(["trace", str(path), "--sample", "1", "-f", "json"], env=env),
+             run_cli(["run", "--replay", str(path), "--trace-id", "1", "-p", "openai"], env=env)]
+    for shown in drawn:
+        assert shown.returncode == 0, shown.stderr
+        said = " ".join((shown.stdout + shown.stderr).split())
+        assert "at a host toolchoice does not know (llm.internal.example): not read; give -p PROVIDER, the API it " \
+               "speaks" in said, said
+        assert "Python" not in said and "provider=" not in said
