@@ -129,12 +129,20 @@ _OPTIONS = {"save_dir": "--save", "provider": "-p", "run.save": "`run --save`",
             "saved.provider_as": "-p ",
             # what run --replay FILE.har says (trace_har_replay.PYTHON: a Python caller's words)
             "har.trace_id": "--trace-id N", "har.trace": "toolchoice trace FILE.har",
-            "trace.trace": "toolchoice trace FILE", "mcp.timeout": "--timeout"}
+            "trace.trace": "toolchoice trace FILE", "mcp.timeout": "--timeout",
+            # a HAR's note (trace_har.notes: the entries at a host toolchoice does not know)
+            "har.provider": "-p PROVIDER"}
 
 
 def option_of(argument: str) -> str:
     """The option that gives a job's ``argument`` on the command line: ``min_obeyed`` is --min-obeyed."""
     return _OPTIONS.get(argument) or "--" + argument.replace("_", "-")
+
+
+def note_words(message: str) -> str:
+    """A record's note as the command line says it: words naming a job's argument (``errors.Named``: a HAR's
+    ``give provider=...``) name its option (``give -p PROVIDER``); other words as they are."""
+    return message.spelled(option_of) if isinstance(message, Named) else message
 
 
 def in_command_words(error: ToolchoiceError) -> str:

@@ -59,13 +59,15 @@ def init(
     force: bool = typer.Option(False, "--force", help="Overwrite FILE if it exists."),
 ) -> None:
     """Write a commented starter scenario."""
-    import shlex
     from importlib import resources
 
+    from toolchoice.providers.core.shell_word import shell_path
+
     schema = resources.files("toolchoice.cli").joinpath("schemas", "scenario.schema.json")
-    # the name as the commands to paste say it: its controls written out, a newline too (raw, an ESC made the file
-    # one its own reader refused, and a newline ended the comment, the rest of the name read as YAML), one shell word
-    pasted = "scenario.yaml" if file is None or str(file) == "-" else shlex.quote(shown_path(file))
+    # the name as the commands to paste say it: one shell word that runs as printed, its controls as $'...' escapes
+    # (raw, an ESC made the file one its own reader refused, and a newline ended the comment, the rest of the name
+    # read as YAML; written out as \u001b, the command named another file)
+    pasted = "scenario.yaml" if file is None or str(file) == "-" else shell_path(file)
     text = STARTER.format(name=pasted, schema=schema)
     if file is None or str(file) == "-":
         sys.stdout.write(text)

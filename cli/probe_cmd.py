@@ -100,6 +100,11 @@ def probe(
 
     provider = one_provider(provider, "probe", "probe one endpoint at a time")
     check_base_url(base_url)
+    from toolchoice.providers.core.call_args import not_an_input
+
+    # the overlay written over the scenario probed: gone (probe reads no overlay: --save over an earlier one
+    # measures it again, as docs/probe.md's --save writes the answers of this probe alone)
+    not_an_input(save, "save", *([scenario] if scenario is not None else []))
     loaded = load_path(scenario, live=True, allow_env=allow_env, command="probe") if scenario else None
     choice = (with_tool_choice(loaded or probe_scenario(), tool_choice).tool_choice
               if tool_choice is not None else None)

@@ -209,11 +209,11 @@ def _snapshots(directory: Path, rendered: list[tuple[str, list[Translation]]], u
             out.append(f"--- {drift.path}: missing (render produces it; run with --update to write it)")
         else:
             out.append(f"--- {drift.path}: extra (render no longer produces it; --update removes it)")
-    import shlex  # the hint is a command to paste: a folder with spaces stays one word
+    from toolchoice.providers.core.shell_word import shell_path  # the hint is a command to paste: one word
 
     summary = (f"{shown_path(directory)}: {len(expected)} snapshot files match" if not drifts else
                f"{shown_path(directory)}: {len(drifts)} of {len(set(expected) | {d.path for d in drifts})} snapshot files "
-               f"differ (toolchoice render ... --snapshot {shlex.quote(str(directory))} --update accepts them)")
+               f"differ (toolchoice render ... --snapshot {shell_path(directory)} --update accepts them)")
     write("\n".join([*out, summary]))
     if drifts:
         raise typer.Exit(exits.DRIFT)

@@ -166,7 +166,7 @@ def notes(run: Any) -> list[tuple[int, str, str, str]]:
     for r in run.steps:
         for e in (*r.translation.ledger, *r.notes):
             if e.severity != "info":
-                out.append((r.number, e.severity, e.code, e.message))
+                out.append((r.number, e.severity, e.code, exits.note_words(e.message)))
     return out
 
 

@@ -19,7 +19,7 @@ import typer
 
 from toolchoice.providers.core.model import ToolchoiceError
 
-from .exits import handled
+from .exits import handled, note_words
 from .output import dumps, write, write_json, yaml_list, yaml_text
 
 if TYPE_CHECKING:
@@ -121,10 +121,10 @@ def _listing(source_key: str, file: Path, kind: str, items: list[Any], option: s
         raise ToolchoiceError(f"{file} holds {len(items)} {kind}: --scenario-out writes one scenario",
                               hint=f"pick one with {option}; `toolchoice trace {file}` lists them")
     if format is TraceFormat.json:
-        said = {"notes": [e.to_json() for e in notes]} if notes else {}
+        said = {"notes": [e.to_json() for e in notes]} if notes else {}  # the record's words, as import_har's
         write_json(redact.document({source_key: str(file), kind: items, **said, **(more or {})}, dump=dumps))
         return
-    lines = "".join(f"# {_line(f'{e.severity} {e.code}: {e.message}')}\n" for e in notes)
+    lines = "".join(f"# {_line(f'{e.severity} {e.code}: {note_words(e.message)}')}\n" for e in notes)
     after = _comments(under)
     write(redact.text(f"# {_line(str(file))} holds {len(items)} {kind}: pick one with {option}\n" + lines
                       + yaml_list(kind, redact.data(items)) + after))
@@ -156,19 +156,18 @@ def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Redactor,
     redact = _found_too(redact, data)
     if format is TraceFormat.json:
         for e in notes:
-            sys.stderr.write(redact.text(_line(f"{e.severity} {e.code}: {e.message}")) + "\n")
+            sys.stderr.write(redact.text(_line(f"{e.severity} {e.code}: {note_words(e.message)}")) + "\n")
         text = redact.document(data, dump=dumps)  # data, then its JSON text, in one pass (output.json_document)
     else:
-        lines = "".join(f"# {_line(f'{e.severity} {e.code}: {e.message}')}\n" for e in notes)
+        lines = "".join(f"# {_line(f'{e.severity} {e.code}: {note_words(e.message)}')}\n" for e in notes)
         text = redact.text(lines + _comments(over) + yaml_text(redact.data(data)))
     if scenario_out is None:  # JSON text takes JSON's escapes (write's \U000e0041 is none: the document would not read)
         (write_json if format is TraceFormat.json else write)(text)
         return
     _write_file(scenario_out, text if text.endswith("\n") else text + "\n", force)
-    import shlex
+    from toolchoice.providers.core.shell_word import shell_path
 
-    shown = str(scenario_out) if not str(scenario_out).startswith("-") else f"./{scenario_out}"  # not an option
-    command = " ".join(["toolchoice render", shlex.quote(shown), *([then] if then else [])])
+    command = " ".join(["toolchoice render", shell_path(scenario_out), *([then] if then else [])])
     write(f"wrote {_line(str(scenario_out))}: try `{_line(command)}`")
 
 

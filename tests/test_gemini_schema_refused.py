@@ -241,3 +241,42 @@ def test_a_tools_list_written_in_extra_is_judged_as_sent() -> None:
     assert said[2].startswith("tool 'third': ") and "reference to undefined schema at properties.a" in said[2]
     status, reply = mock_status(translation.request.body)
     assert status == 400 and 'Unknown name "exclusiveMinimum"' in reply["error"]["message"]
+
+
+def test_a_warning_names_the_first_places_and_counts_the_rest() -> None:
+    """5,000 required names with no property: the API (the mock) names each place; the warning names the first six
+    and counts the others exactly (it named all 5,000: one warning of 292,057 characters, a render of 1.4 MB)."""
+    translation = render({"type": "object", "properties": {"a": {"type": "string"}},
+                          "required": [f"r{i}" for i in range(5000)]})
+    said = warned(translation)
+    status, reply = mock_status(translation.request.body)
+    refused = [line.split("parameters.", 1)[1].split(":", 1)[0] for line in reply["error"]["message"].splitlines()]
+    assert status == 400 and len(refused) == 5000
+    assert len(said) == 1 and len(said[0]) < 1000
+    assert f"at {', '.join('parameters.' + p for p in refused[:6])}, … and {5000 - 6} more (" in said[0]
+    assert "parameters.required[6]" not in said[0]
+
+
+def test_a_parser_line_past_the_first_is_counted() -> None:
+    """A response schema of 40 fields Schema has not: the parser's first six lines, then the count of the others."""
+    scenario = Scenario(path="t", tools=(Tool("pick", "Picks.", {"type": "object", "properties": {
+        "a": {"type": "string"}}}, fields={"response": {"type": "OBJECT", "properties": {
+            f"r{i}": {"type": "STRING", "const": "x"} for i in range(40)}}}),), messages=(Message("user", "hi"),))
+    translation = gemini.translate("gemini", scenario, RenderOptions(model=MODEL), CAPABILITIES["gemini"])
+    said = warned(translation)
+    status, reply = mock_status(translation.request.body)
+    assert status == 400 and reply["error"]["message"].count('Unknown name "const"') == 40
+    assert len(said) == 1 and said[0].count("Unknown name") == 6
+    assert f"(fact gemini.unknown_field_words); … and {40 - 6} more; the request is sent as written" in said[0]
+
+
+def test_a_place_holding_a_line_break_is_one_line() -> None:
+    """A property whose name holds a newline and an ESC: the API names its place with them; the warning writes them
+    out (as redaction.visible shows a control character, a newline as \\u000a), so a table's cell holds one line."""
+    translation = render({"type": "object", "properties": {"a\nb\x1b": {"type": "string", "properties": {
+        "z": {"type": "string"}}}}})
+    said = warned(translation)
+    status, reply = mock_status(translation.request.body)
+    assert status == 400 and "parameters.properties[a\nb\x1b].properties: only allowed" in reply["error"]["message"]
+    assert len(said) == 1 and "\n" not in said[0] and "\x1b" not in said[0]
+    assert "at parameters.properties[a\\u000ab\\u001b].properties (" in said[0]

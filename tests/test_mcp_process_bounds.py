@@ -146,10 +146,10 @@ def test_the_relay_passes_a_server_through_whole_under_the_cap(tmp_path: Path) -
     said = "a\u00e9\u20ac\U0001f600".encode() * 25600  # 256,000 bytes
     script = tmp_path / "say.py"
     script.write_text(f"import sys\nsys.stdout.buffer.write({said[:10]!r} * 25600)\nsys.exit(5)\n")
-    proc = subprocess.run([sys.executable, "-I", "-S", mcp_relay.__file__, "256000", "10", sys.executable, str(script)],
+    proc = subprocess.run([sys.executable, "-I", "-S", mcp_relay.__file__, "256000", "10", "60", sys.executable, str(script)],
                           capture_output=True, timeout=60)
     assert proc.returncode == 5 and proc.stdout == said and proc.stderr == b""
-    over = subprocess.run([sys.executable, "-I", "-S", mcp_relay.__file__, "255999", "10", sys.executable, str(script)],
+    over = subprocess.run([sys.executable, "-I", "-S", mcp_relay.__file__, "255999", "10", "60", sys.executable, str(script)],
                           capture_output=True, timeout=60)
     assert over.returncode == 3 and len(over.stdout) <= 255999
     assert over.stderr.decode().strip() == mcp_relay.OVER
@@ -220,3 +220,24 @@ def test_a_server_that_closes_its_stdout_ends_the_listing_then_not_at_the_deadli
                    cwd=ROOT)  # in-process (tests/cli.py); the relay and the server are real processes
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert "Connection closed" in proc.stderr and "no tool listing within" not in proc.stderr, proc.stderr
+
+
+def test_a_hanging_server_ends_with_the_deadline_and_is_gone(tmp_path: Path) -> None:
+    """A server that never answers and ignores SIGTERM, `tools --timeout 1`: past toolchoice's deadline the SDK's
+    own stop waited 2 s for it to exit once its stdin was closed, 2 s more after SIGTERM, then killed it (`tools
+    --mcp "sleep 100" --timeout 2` ended after ~8-10 s). The relay stops the server's process group itself at the
+    deadline: the command ends soon after it (the bound is loose: a loaded machine), and the server is gone."""
+    pid_file = tmp_path / "server.pid"
+    script = tmp_path / "hangs.py"
+    script.write_text("import os, signal, sys, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                      "open(sys.argv[1], 'w').write(str(os.getpid()))\ntime.sleep(600)\n")
+    started = time.monotonic()
+    proc = run_cli(["tools", "--mcp", f"{sys.executable} {script} {pid_file}", "--timeout", "1"], cwd=ROOT)
+    took = time.monotonic() - started
+    assert proc.returncode == 2 and "no tool listing within 1 s" in proc.stderr, proc.stderr
+    assert took < 1 + 2.5, took
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(pid):
+        assert time.monotonic() < deadline, f"the MCP server {pid} outlived the listing"
+        time.sleep(0.05)

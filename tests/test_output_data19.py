@@ -100,12 +100,20 @@ def test_a_trace_comment_names_the_file_with_its_newline_written_out(tmp_path: P
 def test_a_path_in_a_line_a_command_writes_keeps_it_one_line(tmp_path: Path) -> None:
     """`init NAME` and `render --snapshot DIR --update` say the path they wrote: a newline in it was written raw,
     which split the line (and init's command to paste) in two. init's starter names itself in its comments: an ESC
-    there made a scenario its own reader refused (`control character U+001B is not allowed`)."""
+    there made a scenario its own reader refused (`control character U+001B is not allowed`). The command to paste
+    names the file as a $'...' word (written out as `'i n\\u001b...'`, it named another file): bash, reading it as
+    printed, gives the file's own name; the starter's comments name it so too."""
     name = "i n\x1b[2J\nit.yaml"
     result = run_cli(["init", name], env=user_env(), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / name).is_file()
-    assert result.stdout == f"wrote {written_out(name)}: try `toolchoice compare '{written_out(name)}'`\n"
+    line = result.stdout.removesuffix("\n")
+    assert line.startswith(f"wrote {written_out(name)}: try `toolchoice compare ") and line.endswith("`")
+    assert not any(ch in line for ch in RAW)
+    pasted = line.removeprefix(f"wrote {written_out(name)}: try `").removesuffix("`")
+    read = subprocess.run(["bash", "-c", "printf '%s\\0' " + pasted], capture_output=True, check=True).stdout
+    assert read.split(b"\0")[:-1] == [b"toolchoice", b"compare", os.fsencode(name)]
+    assert f"# Try it:   {pasted}  " in (tmp_path / name).read_text(encoding="utf-8")
     folder = "snap\nshots"
     result = run_cli(["render", name, "-p", "openai", "--snapshot", folder, "--update"], env=user_env(), cwd=tmp_path)
     assert result.returncode == 0, result.stderr

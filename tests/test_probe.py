@@ -333,3 +333,21 @@ def test_an_endpoint_that_answers_nothing_is_asked_one_question_not_all() -> Non
     assert len(questions) > 5 and all(q["result"] == "not asked" and q["samples"] == 0 for q in questions[1:])
     assert len(accepted) == 2  # the first question's two samples, and nothing after
     assert f"{len(questions)} question(s) not measured" in result.stderr
+
+
+def test_save_naming_the_scenario_probed_is_refused_before_anything_is_sent(tmp_path, monkeypatch):
+    """`probe s.yaml --save ./s.yaml` wrote the capability overlay over the scenario it probed: the tools were gone
+    (as --trace-out and --save over a run's own input were, call_args.not_an_input). One line, exit 2, nothing
+    sent. An earlier overlay is no input of probe's (it takes no --capabilities): --save over it measures again."""
+    from cli import refuse_sockets, refused, run_cli, user_env
+
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n  - {name: get_weather, parameters: {type: object}}\nmessages:\n"
+                        "  - {role: user, content: \"weather?\"}\n")
+    before = scenario.read_bytes()
+    tried = refuse_sockets(monkeypatch)
+    line = refused(run_cli(["probe", str(scenario), "-p", "openai", "--base-url", "http://127.0.0.1:9/v1",
+                            "--save", str(tmp_path / "." / "s.yaml")], env=user_env(OPENAI_API_KEY="sk-test")))
+    assert line.startswith(f"toolchoice: error: --save {tmp_path / '.' / 's.yaml'}: it is {scenario}, which this run "
+                           "reads: writing there would replace it"), line
+    assert scenario.read_bytes() == before and not tried

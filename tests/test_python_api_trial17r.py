@@ -56,11 +56,14 @@ def test_a_key_given_as_the_provider_is_quoted_by_its_placeholder(har: Path, mon
     assert "unknown provider '$OPENAI_API_KEY'" in str(raised.value)
 
 
-def test_the_unknown_host_note_names_the_python_argument_beside_the_flag(har: Path) -> None:
+def test_the_unknown_host_note_names_the_python_argument(har: Path) -> None:
+    """A Python caller is told its argument (import_har's provider), not the command line's -p: the note's record
+    carries both, and the command line spells its option where it draws it (tests/test_trace_har.py)."""
     listing = trace_har.import_har(har)
     assert isinstance(listing, trace_har.Listing)
     [note] = [n for n in listing.notes if n.code == "har.unknown_host"]
-    assert "give -p PROVIDER (from Python, import_har(provider=...))" in note.message  # the CLI's words kept
+    assert note.message.endswith("not read; give provider=..., the API it speaks") and "-p" not in note.message
+    assert "the API it speaks" in json.loads(json.dumps(listing.to_json()))["notes"][-1]["message"]
 
 
 def test_the_listing_s_notes_quote_no_key_of_the_har(har: Path) -> None:

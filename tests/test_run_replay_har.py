@@ -16,7 +16,7 @@ from typing import Any, Iterator, NamedTuple
 
 import pytest
 
-from cli import refuse_sockets, run_cli
+from cli import refuse_sockets, refused, run_cli
 from har_recorder import gemini_answer_as_stream_array, OPENAI_TOOLS, QUESTION, RESULT, SYSTEM, ANTHROPIC_TOOLS, Exchange, Forward, har, httpx
 from toolchoice.providers import running_mock
 
@@ -341,3 +341,30 @@ def test_a_step_offering_fewer_tools_beside_a_hosted_tool_offers_its_own(tmp_pat
     shown = run_cli(["run", "--replay", str(path), "-p", "openai-responses", "--format", "json"], cwd=ROOT)
     second = json.loads(shown.stdout)["runs"][0]["loops"][0]["steps"][1]
     assert any(e["code"] == "loop.step_tools" and "step 2 offers get_time" in e["message"] for e in second["ledger"])
+
+
+def test_many_conversations_are_said_as_ranges(tmp_path: Path) -> None:
+    """A HAR of 200 one-call Gemini conversations (tests/data/har/SOURCES.md: entry 7 is google-genai's
+    generateContent, copied): the refusals listed each conversation alone, ~1.9 KB of one line; now the runs of
+    those alike. `trace FILE.har` lists the same numbers (the truth: the file's own conversations)."""
+    session = json.loads(SESSION.read_text(encoding="utf-8"))
+    entries = session["log"]["entries"]
+    path = tmp_path / "many.har"
+    path.write_text(json.dumps({"log": {**session["log"], "entries": [entries[7]] * 200}}), encoding="utf-8")
+    listed = json.loads(run_cli(["trace", str(path), "-f", "json"]).stdout)["replay"]
+    assert [r["conversation"] for r in listed] == list(range(1, 201))
+    line = refused(run_cli(["run", "--replay", str(path), "-p", "gemini"]))
+    assert f"{path}: holds 200 conversations: 1-200 (each 1 call to gemini) (pick one with --trace-id N" in line, line
+    line = refused(run_cli(["run", "--replay", str(path), "-p", "gemini", "--trace-id", "201"]))
+    assert f'{path}: no conversation "201"; it holds 1-200 (each 1 call to gemini) (give --trace-id' in line, line
+    # two APIs: the numbers of each, as runs (entry 5 is a Responses call)
+    mixed = tmp_path / "mixed.har"
+    calls = [entries[7]] * 3 + [entries[5]] + [entries[7]] * 2
+    mixed.write_text(json.dumps({"log": {**session["log"], "entries": calls}}), encoding="utf-8")
+    listed = json.loads(run_cli(["trace", str(mixed), "-f", "json"]).stdout)["replay"]
+    assert [(r["conversation"], r["provider"]) for r in listed] == [(1, "gemini"), (2, "gemini"), (3, "gemini"),
+                                                                    (4, "openai-responses"), (5, "gemini"), (6, "gemini")]
+    line = refused(run_cli(["run", "--replay", str(mixed), "-p", "gemini"]))
+    assert "its calls go to 2 APIs (gemini: conversations 1-3, 5-6; openai-responses: conversation 4)" in line, line
+    line = refused(run_cli(["run", "--replay", str(mixed), "-p", "gemini", "--trace-id", "9"]))
+    assert "it holds 1-3, 5-6 (each 1 call to gemini); 4 (1 call to openai-responses) (give --trace-id" in line, line

@@ -11,6 +11,7 @@ printed, replays that conversation (its `har.replayed` note names the entries)."
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from pathlib import Path
 from typing import Any
@@ -132,3 +133,58 @@ def test_the_words_past_the_commands_shown() -> None:
     assert lines[1] == (f"  conversation {SHOWN + 4}: its calls go to 2 APIs (openai, anthropic): a loop replays "
                         "one API's calls", False)
     assert lines[-1] == ("  and 3 more: --trace-id N with its API's -p (trace FILE -f json lists each command)", False)
+
+
+def test_a_file_name_holding_controls_gets_a_command_that_runs_as_printed(tmp_path: Path) -> None:
+    """A HAR whose name holds an ESC sequence, a newline, a tab, a quote and U+202E: the command was printed with the
+    name written out (`'a\\u001b[31mb\\u000ac.har'`), which a shell reads as another file. It is a $'...' word now: no
+    control character on the terminal, and bash, reading the line as printed, gives the file's own name, whose
+    conversation the command replays."""
+    import subprocess
+
+    name = "a\x1b[31mb\nc\td 'e\u202e.har"
+    (tmp_path / name).write_bytes(SESSION.read_bytes())
+    shown = run_cli(["trace", name], env={"COLUMNS": "80", "NO_COLOR": "1"}, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    under = _under(shown.stdout.splitlines())
+    assert len(under) == 1 + len(HELD) and under[5].endswith(" --trace-id 5 -p gemini")
+    assert not any(ch in shown.stdout for ch in "\x1b\t\u202e")
+    command = under[5].removeprefix("#   ")
+    read = subprocess.run(["bash", "-c", "printf '%s\\0' " + command], capture_output=True, check=True).stdout
+    words = [os.fsdecode(word) for word in read.split(b"\0")[:-1]]
+    assert words[:3] == ["toolchoice", "run", "--replay"] and words[3] == name
+    done = run_cli([*words[1:], "-f", "json"], env={"COLUMNS": "80"}, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "conversation 5, 1 call to gemini (log.entries[7])" in _entries_replayed(json.loads(done.stdout))
+    listed = json.loads(run_cli(["trace", name, "-f", "json"], cwd=tmp_path).stdout)["replay"]
+    assert listed[4]["command"] == command
+    # --scenario-out's `try` line names the scenario written by the same quoting
+    out = "s\x1b\n'.yaml"
+    wrote = run_cli(["trace", name, "--sample", "1", "--scenario-out", out], cwd=tmp_path)
+    assert wrote.returncode == 0 and "\x1b" not in wrote.stdout and wrote.stdout.count("\n") == 1, wrote.stderr
+    pasted = wrote.stdout.split("try `", 1)[1].removesuffix("`\n")
+    read = subprocess.run(["bash", "-c", "printf '%s\\0' " + pasted], capture_output=True, check=True).stdout
+    assert read.split(b"\0")[:-1] == [b"toolchoice", b"render", os.fsencode(out), b"-p", b"openai"]
+
+
+def test_the_command_line_says_its_option_for_a_host_it_does_not_know(tmp_path: Path) -> None:
+    """An entry at a host toolchoice does not know: trace's listing, a sample's scenario and run --replay's ledger
+    tell a command-line user to give -p PROVIDER; the Python caller's argument (provider=..., which the library's
+    record says, and so the JSON documents, which are the records) is no word of theirs (they said `(from Python,
+    import_har(provider=...))`)."""
+    har = json.loads(SESSION.read_text(encoding="utf-8"))
+    stranger = json.loads(json.dumps(har["log"]["entries"][7]))
+    stranger["request"]["url"] = "https://llm.internal.example/v1/models/gemini-3.5-flash:generateContent"
+    har["log"]["entries"].insert(0, stranger)
+    path = tmp_path / "with-stranger.har"
+    path.write_text(json.dumps(har), encoding="utf-8")
+    env = {"COLUMNS": "200", "NO_COLOR": "1"}
+    drawn = [run_cli(["trace", str(path)], env=env), run_cli(["trace", str(path), "--sample", "1"], env=env),
+             run_cli(["trace", str(path), "--sample", "1", "-f", "json"], env=env),
+             run_cli(["run", "--replay", str(path), "--trace-id", "1", "-p", "openai"], env=env)]
+    for shown in drawn:
+        assert shown.returncode == 0, shown.stderr
+        said = " ".join((shown.stdout + shown.stderr).split())
+        assert "at a host toolchoice does not know (llm.internal.example): not read; give -p PROVIDER, the API it " \
+               "speaks" in said, said
+        assert "Python" not in said and "provider=" not in said

@@ -278,6 +278,17 @@ def number_shown(value: int | float) -> str:
     return str(value)
 
 
+def runs_shown(numbers: list[int]) -> str:
+    """1-5, 7: ascending numbers (a recording's steps, a HAR's conversations) with each consecutive run as a range."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
 def whole_number(value: Any, name: str, low: int, high: int | None = None, *, optional: bool = False) -> int | None:
     """A whole number from ``low`` to ``high`` (None: no upper bound); a bool or a float is refused as its type
     (``True`` would be port 1, ``1.5`` was bound as 1), a number out of range said with the range."""

@@ -98,13 +98,20 @@ class Named(str):
     def spelled(self, spell: Callable[[str], str]) -> str:
         return _interleaved(self.parts, iter(self.names), spell)
 
+    def mapped(self, change: Callable[[str], str]) -> "Named":
+        """These words with ``change`` applied to them and to each part (redacted: a key they quote), record kept."""
+        words = Named(change(self))
+        words.parts, words.names = tuple(change(part) for part in self.parts), self.names
+        return words
 
-def named_words(*parts: str, names: tuple[str, ...]) -> Named:
-    """``parts`` joined by the arguments ``names`` names (a Python caller's words: ``PYTHON_WORDS``, else the name),
-    with their record."""
-    words = Named(_interleaved(parts, iter(names), lambda name: PYTHON_WORDS.get(name, name)))
-    words.parts, words.names = parts, names
-    return words
+
+def named_words(*parts: str, names: tuple[str, ...], spelling: dict[str, str] | None = None) -> Named:
+    """``parts`` joined by the arguments ``names`` names (a Python caller's words: ``spelling``, else
+    ``PYTHON_WORDS``, else the name), with their record."""
+    words = {**PYTHON_WORDS, **(spelling or {})}
+    said = Named(_interleaved(parts, iter(names), lambda name: words.get(name, name)))
+    said.parts, said.names = parts, names
+    return said
 
 
 class MissingKey(ToolchoiceError):

@@ -72,13 +72,11 @@ def replays(har: Any, conversations: dict[int, list[Any]], unread: list[Any], gi
 
 def command(path: Path, number: int, provider: str, stream: bool = False) -> str:
     """The command that replays conversation ``number`` of ``path`` on ``provider`` (``stream``: with --stream, where
-    its first call's recorded response is a stream), quoted for a POSIX shell."""
-    import shlex
+    its first call's recorded response is a stream), quoted for a POSIX shell (``shell_word.shell_path``: run as
+    printed, and safe to print)."""
+    from .shell_word import shell_path
 
-    shown = str(path)
-    if shown.startswith("-"):  # not an option
-        shown = f"./{shown}"
-    return (f"toolchoice run --replay {shlex.quote(shown)} --trace-id {number} -p {provider}"
+    return (f"toolchoice run --replay {shell_path(path)} --trace-id {number} -p {provider}"
             + (" --stream" if stream else ""))
 
 

@@ -59,10 +59,11 @@ class Transcript:
         """Step ``number``'s sample where the recording holds no reply for it (the replayed loop went on past the
         recorded run, or the recording kept no answer for that step): said as a replay's error (type ``replay``),
         not as a failed connection, since nothing is sent."""
+        from .call_args import runs_shown
         from .verdict import verdict
 
         recorded = sorted({*self.bodies, *self.replies})
-        kept = f"it holds step{'s' if len(recorded) != 1 else ''} {_steps(recorded)}" if recorded else "it holds none"
+        kept = f"it holds step{'s' if len(recorded) != 1 else ''} {runs_shown(recorded)}" if recorded else "it holds none"
         if number > max(recorded[-1] if recorded else 0, self.steps):  # the loop went on where the recorded one ended
             what = ("the replayed loop went on past the recorded run; replay it with the recording's own scenario "
                     "and results, or record a run that goes as far")
@@ -101,17 +102,6 @@ class Transcript:
                           verdict(job.scenario, reply, job.translation), "", None)
 
         return send
-
-
-def _steps(numbers: list[int]) -> str:
-    """1-5, 7: the step numbers a recording holds, as runs."""
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][1] + 1:
-            runs[-1][1] = n
-        else:
-            runs.append([n, n])
-    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 _FAULT = re.compile(r"the stream failed: (\w+): (.*)", re.S)

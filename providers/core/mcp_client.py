@@ -80,9 +80,10 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
 
     from . import limits, mcp_relay
 
-    # the server runs behind mcp_relay, which passes at most mcp_reply_bytes of its stdout on to the SDK
+    # the server runs behind mcp_relay, which passes at most mcp_reply_bytes of its stdout on to the SDK, and stops
+    # the server's process group at the deadline (the SDK's own stop then waited ~4-8 s more)
     relay = [sys.executable, "-I", "-S", mcp_relay.__file__, str(limits.get("mcp_reply_bytes")),
-             str(limits.get("tools")), program]
+             str(limits.get("tools")), repr(float(timeout)), program]
     params = mcp.StdioServerParameters(command=relay[0], args=[*relay[1:], *argv[1:]], cwd=str(cwd) if cwd else None,
                                        env=extra or None)
     errlog = _StderrTail()
@@ -92,6 +93,7 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
         return _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog.file)), done=done, who=who), who,
                     timeout, secrets, done)
     except ToolchoiceError as exc:
+        errlog.close()  # the server stopped: its lines are all there once our end is closed (not 0.2 s a look)
         last = errlog.last_line()
         if errlog.holds(mcp_relay.OVER):
             raise ToolchoiceError(limits.refusal(f"{who}: the server's answers", "mcp_reply_bytes")) from None

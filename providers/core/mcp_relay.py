@@ -1,4 +1,4 @@
-"""The bound on what a stdio MCP server may answer: ``python -I -S mcp_relay.py CAP TOOLS PROGRAM ARGS...``.
+"""The bound on what a stdio MCP server may answer: ``python -I -S mcp_relay.py CAP TOOLS DEADLINE PROGRAM ARGS...``.
 
 The MCP SDK's ``stdio_client`` starts this relay in the server's place (mcp_client.list_tools_stdio): the
 relay starts the server with the same stdin and stderr, and copies its stdout through, at most CAP bytes
@@ -12,7 +12,10 @@ one; a schema property named ``inputSchema`` counts too). So too at a byte that 
 SDK's strict reader fails on it, then drains the server's stdout until an EOF that never comes (the listing ended at
 its deadline). The SDK stops the relay as it stops a server (stdin closed, then the process group: the server is in
 it); when the server exits by itself or is stopped past the cap, the relay stops what it
-left in the group. Standard library only, no site.
+left in the group. At DEADLINE seconds (toolchoice's own, ``tools --timeout``) the relay stops the group itself:
+the SDK's stop, which began then, waits 2 s for the server to exit once its stdin is closed, then 2 s more after
+SIGTERM before SIGKILL (`tools --mcp "sleep 100" --timeout 2` ended after ~8-10 s); the relay gone, it ends at
+once. Standard library only, no site.
 """
 
 from __future__ import annotations
@@ -55,12 +58,13 @@ def count_tools(chunk: bytes, carry: bytes) -> tuple[int, bytes]:
 
 
 def main(argv: list[str]) -> int:
-    cap, most_tools, command = int(argv[0]), int(argv[1]), argv[2:]
+    cap, most_tools, deadline, command = int(argv[0]), int(argv[1]), float(argv[2]), argv[3:]
     try:
         server = subprocess.Popen(command, stdout=subprocess.PIPE)  # stdin, stderr: the relay's own
     except OSError as exc:
         sys.stderr.write(f"cannot start {command[0]}: {exc.strerror or exc}\n")
         return 127
+    _stop_at(deadline, server)
     assert server.stdout is not None
     out, seen, tools, carry = server.stdout.fileno(), 0, 0, b""
     text = codecs.getincrementaldecoder("utf-8")()  # the SDK reads strictly, then waits for an EOF that never comes
@@ -92,6 +96,28 @@ def main(argv: list[str]) -> int:
     code = server.wait()
     _stop_the_rest()
     return code
+
+
+def _stop_at(deadline: float, server: subprocess.Popen[bytes]) -> None:
+    """At ``deadline`` seconds from now: SIGTERM to the group (the server and what it started), 0.5 s for them to
+    end, then SIGKILL to the group, the relay with it (a relay not leading a group: the server killed, the relay
+    gone)."""
+    import signal
+
+    def stop(signum: int, frame: object) -> None:
+        _stop_the_rest()
+        try:
+            server.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            pass
+        if hasattr(os, "killpg") and os.getpgid(0) == os.getpid():
+            os.killpg(0, signal.SIGKILL)
+        server.kill()
+        os._exit(124)
+
+    if hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, stop)
+        signal.setitimer(signal.ITIMER_REAL, deadline)
 
 
 def _stop_the_rest() -> None:

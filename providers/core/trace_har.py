@@ -256,10 +256,14 @@ def notes(har: Har) -> list[LedgerEntry]:
         hosts = ", ".join(dict.fromkeys(host for _, host, _ in har.unknown))
         looks = "entry looks like an API request" if len(har.unknown) == 1 else "entries look like API requests"
         they = "it speaks" if len(har.unknown) == 1 else "they speak"
-        said.append(LedgerEntry("warning", "har.unknown_host", f"{len(har.unknown)} {looks} "
-                                f"({har.unknown[0][2]}, log.entries[{har.unknown[0][0]}]) at a host toolchoice does "
-                                f"not know ({hosts[:120]}): not read; give -p PROVIDER (from Python, "
-                                f"import_har(provider=...)), the API {they}"))
+        from .errors import named_words
+
+        # what to give is a Python caller's argument here, the command line's option where it draws the note
+        # (cli/exits.py: -p PROVIDER)
+        said.append(LedgerEntry("warning", "har.unknown_host", named_words(
+            f"{len(har.unknown)} {looks} ({har.unknown[0][2]}, log.entries[{har.unknown[0][0]}]) at a host "
+            f"toolchoice does not know ({hosts[:120]}): not read; give ", f", the API {they}",
+            names=("har.provider",), spelling={"har.provider": "provider=..."})))
     return said
 
 
@@ -607,9 +611,12 @@ def _redacted(har: Har, value: Any) -> Any:
     if not har.secrets and not har.found:
         return value
     redactor = _redactor(tuple(har.secrets.items()), tuple(har.found.items()))
+    from .errors import Named
+
     if isinstance(value, dict):
         return redactor.data(value)
-    said = [n._replace(message=redactor.text(n.message)) for n in value.notes]  # a path quoted by har.unknown_host
+    said = [n._replace(message=n.message.mapped(redactor.text) if isinstance(n.message, Named) else  # its record kept
+                       redactor.text(n.message)) for n in value.notes]  # a path quoted by har.unknown_host
     replays = tuple(r._replace(command=None if r.command is None else redactor.text(r.command),  # the file's path
                                problem=None if r.problem is None else redactor.text(r.problem)) for r in value.replays)
     if isinstance(value, Listing):  # its rows are redacted one by one (describe)

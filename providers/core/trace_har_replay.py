@@ -153,18 +153,29 @@ def _apis(calls: list[Any]) -> dict[str, list[int]]:
 
 
 def _said(apis: dict[str, list[int]], what: str = "sample") -> str:
-    return "; ".join(f"{api}: {what}{'s' if len(ns) != 1 else ''} {', '.join(map(str, ns))}" for api, ns in apis.items())
+    from .call_args import runs_shown
+
+    return "; ".join(f"{api}: {what}{'s' if len(ns) != 1 else ''} {runs_shown(ns)}" for api, ns in apis.items())
+
+
+def _held(conversations: dict[int, list[Any]]) -> str:
+    """The conversations a file holds, those alike (as many calls, to the same APIs) together, their numbers as
+    ranges: ``1-200 (each 1 call to openai)``; each listed alone, 200 were ~1.9 KB of one error line."""
+    from .call_args import runs_shown
+
+    alike: dict[str, list[int]] = {}
+    for n, cs in conversations.items():
+        alike.setdefault(f"{len(cs)} call{'s' if len(cs) != 1 else ''} to {'+'.join(_apis(cs))}", []).append(n)
+    return "; ".join(f"{runs_shown(ns)} ({'each ' if len(ns) > 1 else ''}{what})" for what, ns in alike.items())
 
 
 def _chosen(path: Path, conversations: dict[int, list[Any]], trace_id: str | None) -> int:
     """The conversation to replay: the one ``trace_id`` names, the only one, or a line saying which exist."""
-    held = ", ".join(f"{n} ({len(cs)} call{'s' if len(cs) != 1 else ''} to {'+'.join(_apis(cs))})"
-                     for n, cs in conversations.items())
     if trace_id is not None:
         wanted = trace_id.strip().removeprefix("conversation").strip()
         # decimal digits of any script (int() reads them), few enough to be a number: '²' is a digit int() refuses
         if not (wanted.isdecimal() and len(wanted) <= 12) or int(wanted) not in conversations:
-            raise _error(f"{path}: no conversation {json.dumps(trace_id[:40])}; it holds {held}", "give ",
+            raise _error(f"{path}: no conversation {json.dumps(trace_id[:40])}; it holds {_held(conversations)}", "give ",
                          " one of those numbers; ", _LISTS, names=("trace_id", "har.trace"))
         return int(wanted)
     if len(conversations) == 1:
@@ -179,7 +190,8 @@ def _chosen(path: Path, conversations: dict[int, list[Any]], trace_id: str | Non
         raise named((f"{path}: its calls go to {len(apis)} APIs ({_said(apis, 'conversation')}): one ", " per API"),
                     "replay a conversation with ", " and its API's ", "; ", _LISTS,
                     names=("provider", "har.trace_id", "provider", "har.trace"), spelling=PYTHON)
-    raise _error(f"{path}: holds {len(conversations)} conversations: {held}", "pick one with ", "; ", _LISTS,
+    raise _error(f"{path}: holds {len(conversations)} conversations: {_held(conversations)}", "pick one with ", "; ",
+                 _LISTS,
                  names=("har.trace_id", "har.trace"))
 
 

@@ -59,6 +59,9 @@ _FIXES = {"only allowed for OBJECT type": "remove them: on a non-object they con
 _RULES_FACT = " (the API's recorded words, fact gemini.schema_rule_words)"
 _IN_SCHEMA = re.compile(r"tools\[(\d+)\]\.function_declarations\[(\d+)\]\.((?:parameters|response)(?:\..*)?)",
                         re.DOTALL)  # a property's name may hold a line break: its place is still the API's to refuse
+# the places (and the parser's lines) a warning names, then "… and N more": a tool of 5,000 undefined required names
+# was one warning of 292,057 characters (a render of 1.4 MB)
+_PLACES_AT_MOST = 6
 
 
 # the warnings judge found for a tools list, by its marshal bytes (decodable: equal bytes, equal lists; 1.7 us for
@@ -107,30 +110,46 @@ def _judged(tools: list[Any]) -> tuple[str, ...]:
                       if isinstance(kind, tuple) else "zed-industries/zed#53919" if kind == "repeating" else
                       "toolchoice's words: no recorded answer of the API's")
             parsed.setdefault((int(place[1]), int(place[2])), []).append(
-                f"{place[3]}: {translation.compact(line(name, at, kind))} ({source})")
+                f"{_shown(place[3])}: {translation.compact(line(name, at, kind))} ({source})")
     for at, words in refused(body):
         place = _IN_SCHEMA.fullmatch(at)
         if place is not None:
-            ruled.setdefault((int(place[1]), int(place[2])), {}).setdefault(words, []).append(place[3])
+            ruled.setdefault((int(place[1]), int(place[2])), {}).setdefault(words, []).append(_shown(place[3]))
     refs: dict[tuple[int, int], list[str]] = {}
     for group, number, at in undefined_refs(body):
         refs.setdefault((group, number), []).append(at)
     out = []
     for group, number in sorted({*parsed, *ruled, *refs}):
         rules = ruled.get((group, number), {})
-        said = [*parsed.get((group, number), ()), *(f"{translation.compact(words)} at {', '.join(places)} "
-                                                    f"({SOURCES[words]}; {_FIXES[words]})"
-                                                    for words, places in rules.items())]
+        said = [*_first(parsed.get((group, number), [])),
+                *(f"{translation.compact(words)} at {', '.join(_first(places))} ({SOURCES[words]}; {_FIXES[words]})"
+                  for words, places in rules.items())]
         if (group, number) in refs:
             places = refs[group, number]
+            others = ", ".join(_first([_shown(at) for at in places[1:]]))
             said.append(f"parametersJsonSchema: {translation.compact(UNDEFINED_REF.format(at=places[0]))}"
-                        f"{'' if len(places) == 1 else ' (and at ' + ', '.join(places[1:]) + ': the API names one)'} "
+                        f"{'' if len(places) == 1 else ' (and at ' + others + ': the API names one)'} "
                         f"({REF_SOURCE}; fact gemini.json_schema_ref_words; give each $ref a definition in the "
                         "schema's $defs, or write the schema it stands for in its place)")
         out.append(f"tool '{_name(tools, group, number)}': Gemini's API answers 400 INVALID_ARGUMENT to its "
                    f"declaration as sent: {'; '.join(said)}{_RULES_FACT if rules else ''}; the request is sent as "
                    "written")
     return tuple(out)
+
+
+def _first(items: list[str]) -> list[str]:
+    """The first of ``items`` a warning names, then "… and N more" for the rest."""
+    if len(items) <= _PLACES_AT_MOST:
+        return items
+    return [*items[:_PLACES_AT_MOST], f"… and {len(items) - _PLACES_AT_MOST} more"]
+
+
+def _shown(place: str) -> str:
+    """A place as a ledger message names it: a property name's control characters written out (``visible``) and its
+    line break too, so the warning stays one line in a table's cell."""
+    from ..core.redaction import visible
+
+    return visible(place).replace("\n", "\\u000a")
 
 
 def _name(tools: list[Any], group: int, number: int) -> Any:
