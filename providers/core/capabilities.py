@@ -94,23 +94,28 @@ class ToolLimit(NamedTuple):
         return None
 
 
-def _arrays(value: Any, path: tuple[str, ...], index: int) -> Any:
-    """The lists at ``path`` under ``value`` with the index of the last ``*`` passed (ToolLimit.path)."""
+def _arrays(value: Any, path: tuple[str, ...], index: int, found: list[tuple[int, list[Any]]] | None = None
+            ) -> list[tuple[int, list[Any]]]:
+    """The lists at ``path`` under ``value`` with the index of the last ``*`` passed (ToolLimit.path), in order
+    (a list: no generator per step, on every request of a provider with a limit)."""
+    if found is None:
+        found = []
     if not path:
         if isinstance(value, list):
-            yield index, value
-        return
+            found.append((index, value))
+        return found
     step, rest = path[0], path[1:]
     if step == "*":
         if isinstance(value, list):
             for i, member in enumerate(value):
-                yield from _arrays(member, rest, i)
-        return
+                _arrays(member, rest, i, found)
+        return found
     if isinstance(value, dict):
         for key in step.split("|"):
             if key in value:
-                yield from _arrays(value[key], rest, index)
-                return
+                _arrays(value[key], rest, index, found)
+                break
+    return found
 
 
 # OpenAI's recorded 400 (fact openai.tool_limit), the words its validator writes for any array over its bound

@@ -89,13 +89,18 @@ def _lenient_authority(url: str) -> str:
     return rest if end < 0 else rest[:end]
 
 
+# the first character no URL path takes as written: \s is str.isspace's set (both are Py_UNICODE_ISSPACE)
+_PATH_ENDS = re.compile(r"[\s\x00-\x1f?#]").search
+
+
 def endpoint(ctx: Context, default_base: str, path: str) -> str:
     """``base + path``, where base is --base-url, providers.<id>.base_url or the default.
 
     Base URLs follow each official SDK: OpenAI-style ones include /v1, Anthropic's does not."""
     override = ctx.options.base_url or ctx.settings.base_url
     written = path if override else default_base.split("://", 1)[-1] + path  # a model id or deployment is in it
-    bad = next((ch for ch in written if ch.isspace() or ord(ch) < 32 or ch in "?#"), None)
+    found = _PATH_ENDS(written)
+    bad = found[0] if found is not None else None
     if bad is not None:
         what = "a space or a control character" if bad not in "?#" else f"'{bad}', which ends a URL's path"
         ctx.ledger.error("endpoint.path_invalid", f"the URL path {written!r} holds {what}: the model id or deployment "

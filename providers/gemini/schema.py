@@ -158,6 +158,32 @@ def _name(tools: list[Any], group: int, number: int) -> Any:
     return declarations[number].get("name")
 
 
+_PLAIN_ENUM = _PLAIN | {"enum"}
+
+
+def _as_is(sub: Any) -> dict[str, Any] | None:
+    """What SchemaConverter.node makes of a schema it has nothing to convert in, made without it: only copied keys,
+    one known type (or none) and an enum of strings (node: the same keys in their order, the enum a new list, no
+    note); None for any other schema (node's work)."""
+    if not isinstance(sub, dict):
+        return None
+    keys = sub.keys()
+    enum = None
+    if not keys <= _PLAIN:
+        if not keys <= _PLAIN_ENUM:
+            return None
+        enum = sub["enum"]
+        if not isinstance(enum, list) or not all(isinstance(value, str) for value in enum):
+            return None
+    kind = sub.get("type", "object")
+    if not (isinstance(kind, str) and kind.lower() in _TYPE_SET):
+        return None
+    copied = dict(sub)
+    if enum is not None:
+        copied["enum"] = list(enum)
+    return copied
+
+
 class SchemaConverter:
     def __init__(self, tool_name: str, root: dict[str, Any]) -> None:
         self.tool = tool_name
@@ -217,10 +243,12 @@ class SchemaConverter:
                     if isinstance(kind, str) and kind.lower() in _TYPE_SET:
                         properties[name] = dict(sub)
                     else:
-                        properties[name] = self.node(sub, f"{path}.{name}", refs)
+                        copied = _as_is(sub)
+                        properties[name] = copied if copied is not None else self.node(sub, f"{path}.{name}", refs)
             elif key == "items":
                 if isinstance(value, dict):
-                    out["items"] = self.node(value, f"{path}[]", refs)
+                    copied = _as_is(value)
+                    out["items"] = copied if copied is not None else self.node(value, f"{path}[]", refs)
                 else:
                     self.removed("items (tuple form)", path, "Gemini's items is a single schema")
             elif key == "anyOf" and isinstance(value, list):
