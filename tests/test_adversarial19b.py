@@ -170,3 +170,19 @@ def test_trace_out_over_a_step_file_of_the_replayed_folder_is_refused(tmp_path: 
                   env=user_env())
     assert ran.returncode in (0, 4), ran.stderr
     assert "resourceSpans" in json.loads(elsewhere.read_text(encoding="utf-8"))
+
+
+# ---- run --replay FILE.har: a response body that is there but no text is said as what it is --------------------------
+
+@pytest.mark.parametrize(("text", "kind"), [(5, "number"), (["a"], "array"), (True, "boolean")])
+def test_a_har_response_text_that_is_no_string_is_said_as_what_it_is(tmp_path: Path, text: Any, kind: str) -> None:
+    """A HAR entry whose response.content.text is a number, a list or true (a hand-edited or mis-exported file) was
+    refused as "response.content.text is missing or empty: the HAR was saved without content", which sends the user
+    to export again with content it has. The line says what the field holds now; null and "" keep the old words."""
+    har = json.loads((ROOT / "tests" / "data" / "har" / "sdk-session.har").read_text(encoding="utf-8"))
+    har["log"]["entries"][1]["response"]["content"]["text"] = text
+    path = tmp_path / "odd.har"
+    path.write_text(json.dumps(har), encoding="utf-8")
+    line = refused(run_cli(["run", "--replay", str(path), "--trace-id", "1", "-p", "openai"], env=user_env()))
+    assert f"{path} log.entries[1]" in line and f"response.content.text is a JSON {kind}, not the body's text" in line
+    assert "missing or empty" not in line, line
