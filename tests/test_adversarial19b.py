@@ -67,6 +67,16 @@ def test_a_key_header_sent_twice_keeps_both_keys_out_of_the_mocks_lines_and_save
     assert saved and not [name for name, text in saved.items() if ODD in text]
 
 
+def test_transfer_encoding_chunked_twice_is_a_400_saying_so(anthropic_mock: Running) -> None:
+    """Two `Transfer-Encoding: chunked` lines are one field, "chunked, chunked" (RFC 9110 5.3), now that the mock
+    joins them: it answered 501 "Transfer-Encoding other than chunked is not supported", which is not what was sent.
+    RFC 9112 6.1: chunked is never applied twice (and 6.3: not last, the length cannot be told), a 400 naming both."""
+    for codings in (["chunked", "chunked"], ["chunked, gzip"]):
+        answer = _raw(anthropic_mock, ["x-api-key: k", *(f"transfer-encoding: {c}" for c in codings)])
+        assert answer.split(b"\r\n", 1)[0].split()[1] == b"400", answer[:200]
+        assert b"chunked must be given once, as the last coding (given: chunked, " in answer, answer[-300:]
+
+
 # ---- Gemini's $ref: a pointer step no array index reads is no internal error ------------------------------------------
 
 def _gemini_body(ref: str) -> dict[str, Any]:
