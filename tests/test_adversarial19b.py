@@ -77,6 +77,43 @@ def test_transfer_encoding_chunked_twice_is_a_400_saying_so(anthropic_mock: Runn
         assert b"chunked must be given once, as the last coding (given: chunked, " in answer, answer[-300:]
 
 
+# ---- the API's words: a value filled in is data, never read for another value's place ----------------------------------
+
+OPENAI_WORDS = "Invalid value: 'bogus'. Supported values are: 'none', 'auto', and 'required'."  # the fact's recording
+
+
+@pytest.mark.parametrize("choice", ["any{tool_index}", "a{version}b"])
+def test_a_tool_choice_holding_a_place_name_is_echoed_as_sent(choice: str) -> None:
+    """The OpenAI mock's 400 for an out-of-set string quotes it ('Invalid value: VALUE. ...'). The recorded words were
+    filled one place after another, each in the text the last made: a value holding '{tool_index}' made the row look
+    unrecorded (toolchoice's own sentence answered instead of the API's), '{version}' was replaced by
+    the header and the model, so the echo was not what was sent."""
+    from toolchoice.providers.core.mock.service import MockService
+
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "tools": tools, "tool_choice": choice}
+    answer = MockService("openai").handle("POST", "/v1/chat/completions", {"anthropic-version": "2023-06-01"},
+                                          json.dumps(body).encode())
+    error = json.loads(answer.body)["error"]
+    assert answer.status == 400 and (error["param"], error["code"]) == ("tool_choice", "invalid_value"), error
+    assert error["message"] == OPENAI_WORDS.replace("bogus", choice)
+
+
+def test_an_anthropic_version_holding_a_place_name_is_the_recorded_400_naming_it() -> None:
+    """`anthropic-version: 2023{tool_index}`: the version, filled into the recorded words, was then searched for
+    '{tool_index}', found, and the row dropped: the 400 said toolchoice's line instead of the API's words."""
+    from toolchoice.providers.core.mock.service import MockService
+
+    recorded = json.loads((ROOT / "tests" / "data" / "responses" / "errors"
+                           / "error-anthropic-invalid-version.json").read_text(encoding="utf-8"))
+    body = {"model": "claude-sonnet-5", "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]}
+    answer = MockService("anthropic").handle("POST", "/v1/messages", {"anthropic-version": "2023{tool_index}"},
+                                             json.dumps(body).encode())
+    assert answer.status == 400
+    assert json.loads(answer.body)["error"] == {
+        **recorded["error"], "message": recorded["error"]["message"].replace("2023-10-01", "2023{tool_index}")}
+
+
 # ---- Gemini's $ref: a pointer step no array index reads is no internal error ------------------------------------------
 
 def _gemini_body(ref: str) -> dict[str, Any]:
