@@ -154,6 +154,48 @@ def test_render_of_a_ref_into_a_list_by_no_index_warns_and_exits_0(tmp_path: Pat
     assert [e["severity"] for e in said] == ["warning"] and "undefined schema at properties.a" in said[0]["message"]
 
 
+def _doubling(depth: int) -> dict[str, Any]:
+    """Parameters whose $defs each use the next one twice: inlined, 2**depth - 1 schemas from depth + 1 definitions."""
+    defs: dict[str, Any] = {f"d{i}": {"type": "object", "properties": {"a": {"$ref": f"#/$defs/d{i + 1}"},
+                                                                       "b": {"$ref": f"#/$defs/d{i + 1}"}}}
+                            for i in range(depth)}
+    defs[f"d{depth}"] = {"type": "string"}
+    return {"type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/d0"}}}
+
+
+@pytest.mark.parametrize("form", [None, "parameters"])
+def test_references_that_double_at_each_definition_are_inlined_only_so_far(monkeypatch: pytest.MonkeyPatch,
+                                                                           form: str | None) -> None:
+    """Definitions each using the next twice: converting to Gemini's Schema inlined every use, 2**depth schemas from a
+    scenario of a few hundred bytes (16 deep took `render -p gemini` 118 s; 30 would not end), whether the parameters
+    were then sent converted (schema_form: parameters) or whole (the default: converting loses the references, so
+    parametersJsonSchema is sent). At most INLINED_AT_MOST are inlined now (each inlined schema looks at its two
+    references: twice as many looked at); past them the conversion is an error, as a reference back to itself is
+    (refused with schema_form: parameters, else the parameters sent whole)."""
+    from toolchoice.providers.core.model import RenderOptions
+    from toolchoice.providers.core.registry import translate
+    from toolchoice.providers.core.scenario import load_scenario_text
+    from toolchoice.providers.gemini import schema
+
+    looked: list[str] = []
+    reference = schema.SchemaConverter.reference
+    monkeypatch.setattr(schema.SchemaConverter, "reference",
+                        lambda self, node, path, refs: (looked.append(path), reference(self, node, path, refs))[1])
+    data: dict[str, Any] = {"tools": [{"name": "f", "parameters": _doubling(12)}],
+                            "messages": [{"role": "user", "content": "hi"}]}
+    if form is not None:
+        data["providers"] = {"gemini": {"schema_form": form}}
+    t = translate("gemini", load_scenario_text(json.dumps(data), "doubling.yaml"), RenderOptions(model="gemini-3.5-flash"))
+    assert 0 < len(looked) <= 2 * schema.INLINED_AT_MOST + 1 < 2 ** 12 - 1
+    said = [e.message for e in t.ledger if e.code == "schema.ref_unresolved"]
+    if form is None:
+        [declaration] = t.request.body["tools"][0]["functionDeclarations"]
+        assert declaration["parametersJsonSchema"] == _doubling(12) and said == []
+        assert any(e.code == "schema.json_schema" for e in t.ledger)
+    else:
+        assert t.refused and len(said) == 1 and f"more than {schema.INLINED_AT_MOST:,} schemas" in said[0], said
+
+
 # ---- a warning line is bounded as an error line is --------------------------------------------------------------------
 
 def test_a_warning_quoting_a_huge_value_is_cut_as_an_error_line_is() -> None:
