@@ -59,21 +59,25 @@ def error_line(message: str) -> None:
     """One line on stderr, with every key in the environment redacted (an error may quote what the
     user typed: a .env file given as the scenario, a key pasted into --provider) and no terminal
     escapes (``one_line_shown``)."""
-    from .output import output_redactor
-
-    text = output_redactor().text(one_line_shown(message))
-    if len(text) > ERROR_CHARS:  # a huge value quoted in the message: its start and its end (what to do) stay
-        left_out = len(text) - ERROR_CHARS
-        text = f"{text[:ERROR_CHARS * 2 // 3]}…({left_out:,} characters left out)…{text[-ERROR_CHARS // 3:]}"
-    _to_stderr(f"toolchoice: error: {text}\n")
+    _to_stderr(f"toolchoice: error: {_bounded_line(message)}\n")
 
 
 def warning_line(message: str) -> None:
     """One line on stderr, shown as ``error_line`` shows its line: keys redacted, every control character written
-    out (a warning quotes what the user typed: ``--model``, ``--host``)."""
+    out, cut as long (a warning quotes what the user typed: ``--model``, ``--host``)."""
+    _to_stderr(f"toolchoice: warning: {_bounded_line(message)}\n")
+
+
+def _bounded_line(message: str) -> str:
+    """``message`` redacted, shown (``one_line_shown``) and at most ERROR_CHARS long: a huge value quoted in it (a
+    120 kB --model) keeps its start and its end (what to do)."""
     from .output import output_redactor
 
-    _to_stderr(f"toolchoice: warning: {output_redactor().text(one_line_shown(message))}\n")
+    text = output_redactor().text(one_line_shown(message))
+    if len(text) > ERROR_CHARS:
+        left_out = len(text) - ERROR_CHARS
+        text = f"{text[:ERROR_CHARS * 2 // 3]}…({left_out:,} characters left out)…{text[-ERROR_CHARS // 3:]}"
+    return text
 
 
 def _to_stderr(line: str) -> None:

@@ -165,9 +165,10 @@ class Replay:
         gives the same verdicts, which --repeat's tallies would count as another sample); ``save``: not the folder
         the recording's ``<provider>/loop-NNN/`` is in (``prepare_loop_save`` clears an earlier run's loops there)."""
         for t in self.transcripts if save is not None else ():
-            try:
-                inside = (t.folder.is_dir() and re.fullmatch(r"loop-\d+", t.folder.name) is not None
-                          and save.resolve() == t.folder.resolve().parent.parent)
+            try:  # the folder as it is, not as spelled (a link to it, or sub/.., names no loop-NNN)
+                folder = t.folder.resolve()
+                inside = (folder.is_dir() and re.fullmatch(r"loop-\d+", folder.name) is not None
+                          and save.resolve() == folder.parent.parent)
             except (OSError, RuntimeError):  # a link's loop: not the recording's folder
                 inside = False
             if inside:
@@ -180,6 +181,17 @@ class Replay:
             raise out_of_range("repeat", str(repeat), f"at most {held}: the recording holds {held} loop"
                                f"{'s' if held != 1 else ''}, each replayed once (the same loop again gives the same "
                                "verdicts, not another sample)")
+
+    def files(self) -> list[Path]:
+        """What the replay reads: each transcript's folder's files (a --trace-out over a step file would replace it),
+        or the recording itself (a HAR, a trace)."""
+        read: list[Path] = []
+        for t in self.transcripts:
+            try:
+                read.extend([p for p in sorted(t.folder.iterdir()) if p.is_file()] if t.folder.is_dir() else [t.folder])
+            except OSError:
+                read.append(t.folder)
+        return read
 
     def check_stream(self, provider: str, stream: bool) -> None:
         """Saved streams replay only as streams (the recorded bytes answer the request as sent): said before

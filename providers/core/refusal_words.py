@@ -254,6 +254,9 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
 )
 
 
+_PLACES = re.compile(r"\{(model|type|choice|version|tool_index)\}")
+
+
 def api_refusal(provider: str, code: str, model: str | None, body: Any,
                 headers: Mapping[str, str] | None = None) -> RefusalWords | None:
     """The recorded refusal ``code`` stands for on ``provider``, where recorded for this case (the model, the body):
@@ -267,18 +270,19 @@ def api_refusal(provider: str, code: str, model: str | None, body: Any,
             continue
         if row.field and _at(body, row.field) != row.value:
             continue
-        words = row.words.replace("{model}", model or "")
-        if "{type}" in words:  # the tag of a tool_choice of another API's shape (core/choice_shape_words.py)
-            words = words.replace("{type}", str(_at(body, ("tool_choice", "type"))))
-        if "{choice}" in words:  # a string tool_choice the API does not take, as sent (Cohere's)
-            words = words.replace("{choice}", str(_at(body, ("tool_choice",))))
-        if "{version}" in words:  # the API version header a refusal of it names (fact anthropic.version_words)
-            words = words.replace("{version}", (headers or {}).get("anthropic-version", ""))
-        if "{tool_index}" in words:  # the first tool whose schema the API refuses (schema.rejected)
-            index = _composed_tool(body)
-            if index is None:
-                continue
-            words = words.replace("{tool_index}", str(index))
+        index = _composed_tool(body) if "{tool_index}" in row.words else None
+        if "{tool_index}" in row.words and index is None:  # the first tool whose schema the API refuses: none
+            continue
+        filled: dict[str, Any] = {"model": lambda: model or "",
+                                  # the tag of a tool_choice of another API's shape (core/choice_shape_words.py)
+                                  "type": lambda: str(_at(body, ("tool_choice", "type"))),
+                                  # a string tool_choice the API does not take, as sent (Cohere's, OpenAI's)
+                                  "choice": lambda: str(_at(body, ("tool_choice",))),
+                                  # the API version header a refusal of it names (anthropic.version_words)
+                                  "version": lambda: (headers or {}).get("anthropic-version", ""),
+                                  "tool_index": lambda: str(index)}  # schema.rejected
+        # one pass over the recorded words: a value filled in is data, never searched for another's place ('any{x}')
+        words = _PLACES.sub(lambda m: filled[m.group(1)](), row.words)
         return row._replace(words=words)
     if code == "tool_choice.without_tools":  # a choice without tools: the row's words where recorded from this API
         from .capabilities import CAPABILITIES

@@ -125,6 +125,9 @@ def _until_the_loop_ends(calls: list[Any], response: Any) -> tuple[list[Any], li
     return calls, []
 
 
+_JSON_KINDS = {bool: "boolean", int: "number", float: "number", list: "array", dict: "object"}
+
+
 def _no_response(path: Path, number: int, step: int, call: Any) -> ToolchoiceError:
     """A replayed call whose entry holds no response body: HAR 1.2 makes ``content.text`` optional, and an export
     without content writes ``content`` as ``{size, mimeType}`` alone (Chrome DevTools' HAR writer adds ``text`` only
@@ -140,6 +143,11 @@ def _no_response(path: Path, number: int, step: int, call: Any) -> ToolchoiceErr
                                "cancelled before an answer), so nothing answers the step",
                                hint="record the conversation again until each of its calls is answered")
     field = "response.content.text" if isinstance(response.get("content"), dict) else "response.content"
+    text = response["content"].get("text") if field == "response.content.text" else None
+    if text is not None and not isinstance(text, str):  # there, but no text: not "missing or empty"
+        return ToolchoiceError(f"{said}: {field} is a JSON {_JSON_KINDS.get(type(text), 'value')}, not the "
+                               "body's text (HAR 1.2: a string)", hint="give an HTTP Archive as a browser or a "
+                               "debugging proxy saves it")
     return ToolchoiceError(f"{said} has no response body ({field} is missing or empty: the HAR was saved without "
                            f"content), so nothing answers the step", hint="save the HAR again with the response "
                            "bodies: a browser's export with content, a proxy's with its bodies kept")

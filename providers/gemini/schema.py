@@ -184,6 +184,9 @@ def _as_is(sub: Any) -> dict[str, Any] | None:
     return copied
 
 
+INLINED_AT_MOST = 1000  # $refs one tool's parameters may inline (SchemaConverter.reference)
+
+
 class SchemaConverter:
     def __init__(self, tool_name: str, root: dict[str, Any]) -> None:
         self.tool = tool_name
@@ -193,6 +196,7 @@ class SchemaConverter:
                 self.defs.update({f"#/{key}/{name}": sub for name, sub in root[key].items()})
         # (severity, code, what, why) -> paths, in first-seen order
         self.notes: dict[tuple[str, str, str, str], list[str]] = {}
+        self.inlined = 0  # $refs inlined so far: a definition using another twice, 16 deep, was 65,536 (minutes)
 
     def note(self, severity: str, code: str, what: str, path: str, why: str) -> None:
         paths = self.notes.setdefault((severity, code, what, why), [])
@@ -278,6 +282,11 @@ class SchemaConverter:
             why = ("it refers back to itself; Gemini's Schema has no references, so it cannot be inlined"
                    if ref in refs else "only local #/$defs/... and #/definitions/... references can be inlined")
             self.note("error", "schema.ref_unresolved", f"$ref {ref}", path, why)
+            return {}
+        self.inlined += 1
+        if self.inlined > INLINED_AT_MOST:
+            self.note("error", "schema.ref_unresolved", "$ref", path, f"inlined, the references would make more than "
+                      f"{INLINED_AT_MOST:,} schemas (a definition using another several times, many deep)")
             return {}
         self.note("info", "schema.converted", f"$ref {ref} inlined", path, "Gemini's Schema has no references")
         siblings = {k: v for k, v in schema.items() if k != "$ref"}

@@ -182,7 +182,9 @@ def _resolves(root: dict[str, Any], ref: str, with_id: bool) -> bool:
         step = unquote(step).replace("~1", "/").replace("~0", "~")
         if isinstance(node, dict) and step in node:
             node = node[step]
-        elif isinstance(node, list) and step.isdigit() and int(step) < len(node):
+        # RFC 6901's index: ASCII digits, few (int() refuses '²', which isdigit takes, and 5,000 digits)
+        elif isinstance(node, list) and step.isascii() and step.isdigit() and len(step) < 19 \
+                and int(step) < len(node):
             node = node[int(step)]
         else:
             return False

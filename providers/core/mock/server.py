@@ -135,6 +135,9 @@ async def _read_rest(first: bytes, reader: asyncio.StreamReader, writer: asyncio
     chunked = "transfer-encoding" in headers
     if chunked:
         codings = [c.strip().lower() for c in headers["transfer-encoding"].split(",") if c.strip()]
+        if codings.count("chunked") > 1 or codings[-1:] != ["chunked"] and "chunked" in codings:  # RFC 9112 6.1, 6.3
+            raise BadRequest(400, "Transfer-Encoding: chunked must be given once, as the last coding "
+                                  f"(given: {', '.join(codings)[:200]})")
         if codings != ["chunked"]:
             raise BadRequest(501, "Transfer-Encoding other than chunked is not supported")
     else:

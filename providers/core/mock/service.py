@@ -44,8 +44,9 @@ def client_secrets(headers: dict[str, str], target: str) -> dict[str, str]:
             credential = _AWS_CREDENTIAL.search(value)
             if credential:
                 found[credential.group(1)] = "$AWS_ACCESS_KEY_ID"
-            else:
-                found[value.split(" ", 1)[-1].strip()] = f"${name.upper().replace('-', '_')}"
+            else:  # each key of a header sent twice too (server.py joins them with ", "; the API may quote one)
+                for part in (value, *value.split(",")) if "," in value else (value,):
+                    found[part.strip().split(" ", 1)[-1].strip()] = f"${name.upper().replace('-', '_')}"
     for key, value in parse_qsl(urlsplit(target).query, keep_blank_values=True):
         if value and (key in ("key", "api-key") or secret_field(key)):  # ?key=, ?api_key=, ?access_token=
             found[value] = "$KEY"
