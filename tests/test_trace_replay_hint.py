@@ -77,16 +77,22 @@ def test_each_conversation_s_command_replays_it(columns: int) -> None:
         (n, api, line.removeprefix("#   ")) for (n, (_, api, _)), line in zip(HELD.items(), expected)]
 
 
-def test_a_host_toolchoice_does_not_know_renumbers_the_replay_of_its_api(tmp_path: Path) -> None:
-    """An entry at an unknown host speaking Gemini's path, before the others: listed without -p it is no call, so
-    Gemini's conversation is 5; `run --replay -p gemini` reads it as a Gemini call (conversation 1), so the command
-    that replays the listing's conversation 5 names 6. Run as printed, it replays log.entries[8] (7, moved by one)."""
+def _with_stranger(tmp_path: Path) -> Path:
+    """The recorded session with, first, a copy of its Gemini call (entries[7]) at a host toolchoice does not know."""
     har = json.loads(SESSION.read_text(encoding="utf-8"))
     stranger = json.loads(json.dumps(har["log"]["entries"][7]))
     stranger["request"]["url"] = "https://llm.internal.example/v1/models/gemini-3.5-flash:generateContent"
     har["log"]["entries"].insert(0, stranger)
     path = tmp_path / "with-stranger.har"
     path.write_text(json.dumps(har), encoding="utf-8")
+    return path
+
+
+def test_a_host_toolchoice_does_not_know_renumbers_the_replay_of_its_api(tmp_path: Path) -> None:
+    """An entry at an unknown host speaking Gemini's path, before the others: listed without -p it is no call, so
+    Gemini's conversation is 5; `run --replay -p gemini` reads it as a Gemini call (conversation 1), so the command
+    that replays the listing's conversation 5 names 6. Run as printed, it replays log.entries[8] (7, moved by one)."""
+    path = _with_stranger(tmp_path)
     under = _under(_listing(path, 80))
     assert under[-1] == f"#   toolchoice run --replay {path} --trace-id 6 -p gemini"
     assert under[1] == f"#   toolchoice run --replay {path} --trace-id 1 -p openai"  # no stranger of its path
@@ -172,12 +178,7 @@ def test_the_command_line_says_its_option_for_a_host_it_does_not_know(tmp_path: 
     tell a command-line user to give -p PROVIDER; the Python caller's argument (provider=..., which the library's
     record says, and so the JSON documents, which are the records) is no word of theirs (they said `(from Python,
     import_har(provider=...))`)."""
-    har = json.loads(SESSION.read_text(encoding="utf-8"))
-    stranger = json.loads(json.dumps(har["log"]["entries"][7]))
-    stranger["request"]["url"] = "https://llm.internal.example/v1/models/gemini-3.5-flash:generateContent"
-    har["log"]["entries"].insert(0, stranger)
-    path = tmp_path / "with-stranger.har"
-    path.write_text(json.dumps(har), encoding="utf-8")
+    path = _with_stranger(tmp_path)
     env = {"COLUMNS": "200", "NO_COLOR": "1"}
     drawn = [run_cli(["trace", str(path)], env=env), run_cli(["trace", str(path), "--sample", "1"], env=env),
              run_cli(["trace", str(path), "--sample", "1", "-f", "json"], env=env),
