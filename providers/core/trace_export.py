@@ -226,6 +226,7 @@ def samples_document(items: list[tuple[Scenario, Translation, Any, int]], conten
 def write_document(path: Path, data: dict[str, Any], secrets: dict[str, str]) -> None:
     """The document, every key redacted (the ones sent, and every provider key set in the environment), written
     whole or not at all."""
+    from .errors import ArgumentError, argument_error
     from .model import ToolchoiceError
     from .redaction import Redactor, environment_secrets
 
@@ -236,5 +237,7 @@ def write_document(path: Path, data: dict[str, Any], secrets: dict[str, str]) ->
     text = json.dumps(Redactor(found).data(data), ensure_ascii=False) + "\n"
     try:  # a random O_EXCL name beside it (never a link planted at a name known in advance), a lone surrogate as
         write_atomic(path, text, "trace_out")  # its JSON escape
+    except ArgumentError as exc:  # still the argument's (the command line names --trace-out), with the hint changed
+        raise argument_error("trace_out", exc.said, "name a writable file") from None
     except ToolchoiceError as exc:
         raise ToolchoiceError(exc.message, hint="name a writable file") from None
