@@ -96,7 +96,7 @@ def send(
     codes = []
     documents = []
     many = len(scenario) > 1
-    traced: dict[str, Any] | None = {"items": [], "secrets": {}} if trace_out is not None else None
+    traced: dict[str, Any] | None = {"items": [], "secrets": {}, "out": trace_out} if trace_out is not None else None
     from toolchoice.providers.core.call_args import not_an_input
 
     not_an_input(trace_out, "trace_out", *scenario)  # a scenario written over with the trace: gone
@@ -146,6 +146,10 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
     from .inputs import scenario_with_override, send_settings
 
     loaded = scenario_with_override(scenario, tool_choice, live=True, allow_env=allow_env, command="send")
+    if traced is not None:  # nor a file its tools' from: read (known once it is read: before anything is sent)
+        from toolchoice.providers.core.call_args import not_an_input
+
+        not_an_input(traced["out"], "trace_out", *loaded.files_read)
     translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
                                      stream, allow_env, gateway=gateway)[0]
     if translation.refused and format is OutputFormat.pretty:

@@ -277,3 +277,34 @@ def test_trace_out_naming_the_runs_own_input_is_refused_and_the_input_kept(tmp_p
     line = refused(run_cli([*args, "--trace-out", str(tmp_path / "." / read.name)], env=user_env()))
     assert "--trace-out" in line and "which this run reads" in line, line
     assert read.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["run", "send"])
+def test_trace_out_naming_a_file_the_scenarios_from_reads_is_refused_and_the_file_kept(
+        tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scenario's `tools: [{from: tools.json}]` is read by the run too: `--trace-out tools.json` wrote the trace over
+    it (found by trial19l, 2026-11-28). Now one line names it, exit 2, the file as it was, nothing sent."""
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps([{"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}}}}}]), encoding="utf-8")
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n  - from: tools.json\ntool_choice: required\nmessages:\n"
+                        "  - {role: user, content: Weather in Paris?}\n", encoding="utf-8")
+    before = tools.read_bytes()
+    tried = refuse_sockets(monkeypatch)
+    args = (["run", str(scenario), "--replay", str(SAVED)] if command == "run"
+            else ["send", str(scenario), "--base-url", "http://127.0.0.1:9"])
+    line = refused(run_cli([*args, "-p", "openai", "--trace-out", str(tmp_path / "." / "tools.json")],
+                           env={**user_env(), "OPENAI_API_KEY": "sk-test-0123456789abcdefghij"}))
+    assert "--trace-out" in line and "which this run reads" in line and "tools.json" in line, line
+    assert tools.read_bytes() == before and tried == []
+
+
+def test_trace_out_into_a_missing_folder_names_the_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`run ... --trace-out nodir/x.json` said `trace_out: cannot write ...`, a Python caller's argument name: the
+    writer's error lost its argument when its hint was changed. The command line names --trace-out."""
+    tried = refuse_sockets(monkeypatch)
+    line = refused(run_cli(["run", str(ROOT / "configs" / "planner-loop.yaml"), "--replay", str(SAVED), "-p", "openai",
+                            "--trace-out", str(tmp_path / "nodir" / "x.json")], env=user_env()))
+    assert line.startswith("toolchoice: error: --trace-out: cannot write ") and "name a writable file" in line, line
+    assert tried == []

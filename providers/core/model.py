@@ -278,6 +278,7 @@ class Scenario(NamedTuple):
     # tools it offered). Every tool is sent; a provider with mid-conversation tool changes (Anthropic's beta,
     # anthropic_tool_changes.py) renders the changes between them at those places. Empty outside such a loop.
     tool_steps: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    files_read: tuple[str, ...] = ()  # the files its tools' from: read (a run's --trace-out must not write over them)
 
     def settings_for(self, provider: str) -> ProviderSettings:
         return self.providers.get(provider, _NO_SETTINGS)

@@ -91,7 +91,7 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
             raise r.loc(key).fail(f"unknown key '{key.value}' in the scenario", _TOOL_FILE_HINT)
     refuse_gemini_system_key(r, root)
     top = r.mapping(root, "the scenario", TOP_KEYS)
-    tools, written_empty, notes, native = _tools(r, top.get("tools"))
+    tools, written_empty, notes, native, files_read = _tools(r, top.get("tools"))
     names = tuple(t.name for t in tools)
 
     choice: ToolChoice | None = None
@@ -127,19 +127,20 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
     return Scenario(path=r.path, tools=tools, tools_written_empty="tools" in top and not tools and written_empty,
                     tool_choice=choice, parallel_tool_calls=parallel, strict=strict, system=system,
                     messages=messages, providers=providers, notes=notes, loop=loop,
-                    system_role=system_role, native_tools=native)
+                    system_role=system_role, native_tools=native, files_read=files_read)
 
 
 def _tools(r: _Reader, node: yaml.Node | None
-           ) -> tuple[tuple[Tool, ...], bool, tuple[LedgerEntry, ...], tuple[NativeTool, ...]]:
+           ) -> tuple[tuple[Tool, ...], bool, tuple[LedgerEntry, ...], tuple[NativeTool, ...], tuple[str, ...]]:
     if node is None:
-        return (), False, (), ()
+        return (), False, (), (), ()
     if isinstance(node, yaml.ScalarNode) and r.value(node) is None:
-        return (), False, (), ()
+        return (), False, (), (), ()
     items = r.sequence(node, "tools")
     tools: list[Tool] = []
     notes: list[LedgerEntry] = []
     native: list[tuple[NativeTool, yaml.Node]] = []
+    files: list[str] = []
     labels: dict[str, tuple[int, str]] = {}
     first_line: dict[str, int] = {}
     for item in items:
@@ -161,6 +162,7 @@ def _tools(r: _Reader, node: yaml.Node | None
             imported = import_tools(r, item)
             batch, origin = imported.tools, f" (imported by from: {imported.source})"
             notes.extend(imported.notes)
+            files.extend(() if imported.file is None else (imported.file,))
             if imported.native:  # hosted tools in the file: as if declared here (core/hosted_import.py)
                 from . import native_tools
 
@@ -186,7 +188,7 @@ def _tools(r: _Reader, node: yaml.Node | None
                                        f"{first_line[tool.name]})", "tool names must be unique: rename or remove one")
             first_line[tool.name] = r.loc(item).line
             tools.append(tool)
-    return tuple(tools), not items, tuple(notes), tuple(t for t, _ in native)
+    return tuple(tools), not items, tuple(notes), tuple(t for t, _ in native), tuple(files)
 
 
 def _tool(r: _Reader, node: yaml.Node) -> Tool:

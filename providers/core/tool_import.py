@@ -48,7 +48,7 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
     if isinstance(value, str):
         if not value.strip():
             raise loc.fail("from: needs a file path", "from: tools.json, or from: {mcp: COMMAND}")
-        return import_file(base / value, shown=value, at=(r.path, loc.line))
+        return import_file(base / value, shown=value, at=(r.path, loc.line))._replace(file=str(base / value))
     if not isinstance(value, dict):
         raise loc.fail("from: must be a file path or {mcp: COMMAND} / {mcp_url: URL}", None)
     given = r.mapping(node, "from:", FROM_KEYS)

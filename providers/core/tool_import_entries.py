@@ -21,6 +21,7 @@ class Imported(NamedTuple):
     format: str
     source: str  # as the user wrote it: a path, or "mcp: COMMAND" / "mcp_url: URL"
     native: tuple[NativeTool, ...] = ()  # hosted tools of a kind toolchoice knows, read from a file (hosted_import)
+    file: str | None = None  # the file read, as opened (None: from an MCP server)
 
 
 @functools.lru_cache(maxsize=1)
