@@ -418,9 +418,14 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
     body["toolConfig"] = config
 
 
-# the recorded words by model id: api_words reads constant facts and no body here, and scans every refusal fact for
-# them (about a fifth of a forced Claude translation)
-_FORCED_WORDS: dict[str, str | None] = {}
+@functools.lru_cache(maxsize=64)
+def _forced_words(model: str) -> str | None:
+    """The recorded words by model id: api_words reads constant facts and no body here, and scans every refusal fact
+    for them (about a fifth of a forced Claude translation). The dated facts are read only for a forcing choice on
+    Claude."""
+    from .core.refusal_words import api_words
+
+    return api_words("bedrock", "tool_choice.model_refused", model, None)
 
 
 def _forced_choice_recorded(ctx: Context, choice: dict[str, Any]) -> None:
@@ -428,15 +433,7 @@ def _forced_choice_recorded(ctx: Context, choice: dict[str, Any]) -> None:
     pages (fact bedrock.fable_5_forced_choice_recorded: Claude Fable 5): warned of and sent, never refused."""
     if not _is_claude(ctx.model):
         return
-    if ctx.model in _FORCED_WORDS:
-        words = _FORCED_WORDS[ctx.model]
-    else:
-        from .core.refusal_words import api_words  # the dated facts: read only for a forcing choice on Claude
-
-        words = api_words("bedrock", "tool_choice.model_refused", ctx.model, None)
-        if len(_FORCED_WORDS) >= 64:
-            _FORCED_WORDS.clear()
-        _FORCED_WORDS[ctx.model] = words
+    words = _forced_words(ctx.model)
     if words is not None:
         ctx.ledger.warning("tool_choice.model_refused", f"toolChoice {compact(choice)} for {ctx.model}: one report "
                            f"records Converse answering 400 '{words}' ({_cited('bedrock.fable_5_forced_choice_recorded')}"

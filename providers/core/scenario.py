@@ -162,7 +162,8 @@ def _tools(r: _Reader, node: yaml.Node | None
             imported = import_tools(r, item)
             batch, origin = imported.tools, f" (imported by from: {imported.source})"
             notes.extend(imported.notes)
-            files.extend(() if imported.file is None else (imported.file,))
+            if imported.file is not None:
+                files.append(imported.file)
             if imported.native:  # hosted tools in the file: as if declared here (core/hosted_import.py)
                 from . import native_tools
 
