@@ -478,3 +478,27 @@ def test_a_piece_of_any_of_a_thousand_keys_in_one_body_is_redacted() -> None:
     for key in (keys[0], keys[SPELLED_FOUND], keys[-1]):
         shown = redactor.text(f"the reply quotes {key[10:30]} here")
         assert key[10:30] not in shown and MARKER in shown, shown
+
+
+def test_the_word_patterns_read_as_the_piece_patterns_did_and_a_long_run_does_not_backtrack() -> None:
+    """key_looks' _WORDS and _CAMEL_WORDS were (?:piece)+ patterns whose pieces split a run of digits, capitals or
+    lower-case letters in every way before failing: `fw_` + 40 lower-case letters + `-b`, or `sk-Abc` + 40 digits +
+    `x`, took minutes in key_shapes (the redaction of any text; the suite's watchdog named it in
+    test_the_prefix_search_finds_what_the_shapes_pattern_finds, 2026-11-28). The patterns as they were written are
+    the truth on every text of up to 5 characters over the classes that matter; long runs now answer at once."""
+    import itertools
+    import re
+
+    from toolchoice.providers.core.key_looks import _CAMEL_WORDS, _WORDS
+
+    piece = r"[A-Z]?[a-z]{2,}|[A-Z]{1,5}|[0-9]{1,8}"
+    words = re.compile(rf"(?:{piece})+(?:[-_.](?:{piece})+)*")
+    camel = re.compile(r"(?:[A-Z][a-z]{2,}|[0-9]{1,8})+")
+    for size in range(6):
+        for letters in itertools.product("abAB01-._", repeat=size):
+            text = "".join(letters)
+            assert (_WORDS.fullmatch(text) is None) == (words.fullmatch(text) is None), text
+            assert (_CAMEL_WORDS.fullmatch(text) is None) == (camel.fullmatch(text) is None), text
+    for run in ("a" * 5000 + "-b", "1" * 5000 + "x", "A" * 5000 + "b"):
+        assert _WORDS.fullmatch(run) is None
+    assert _CAMEL_WORDS.fullmatch("Abc" + "1" * 5000 + "x") is None  # a lone lower-case letter ends each: no name

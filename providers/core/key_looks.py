@@ -127,7 +127,9 @@ def _random_token(tail: str) -> bool:
 # A one-run tail of capitalized words and short digit runs is a name (sk-LinearRegression2024, a model's), not a key:
 # a random run of letters and digits is that about twice in 100,000 at 20 characters, never seen from 24 on, and is
 # then still a key when it reads as random (_random_token).
-_CAMEL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,}|[0-9]{1,8})+")
+# Written with one way to read each text: (?:[A-Z][a-z]{2,}|[0-9]{1,8})+, the same names, split a digit run in every
+# way before it failed (sk-Abc + 40 digits + x: minutes, in the redaction of any text); each run is now taken whole
+_CAMEL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,}(?![a-z])|[0-9])+")
 
 
 def _openai_style(key: str) -> bool:
@@ -167,7 +169,12 @@ _WORDS_READ = {f"s{i}": (len(row[1]), 8 if row[1] == "csk-" else 4) for i, row i
 # that pass are made of many short pieces (~10 in 24 characters; a name of 24: ~5): 3 in 10,000 read as words at
 # 24 characters, 8 at 20; none in 20,000 of pplx-'s, csk-'s (at 8), tgp_v1_'s or ya29.'s lengths
 _WORD_PIECE = r"[A-Z]?[a-z]{2,}|[A-Z]{1,5}|[0-9]{1,8}"
-_WORDS = re.compile(rf"(?:{_WORD_PIECE})+(?:[-_.](?:{_WORD_PIECE})+)*")
+# what (?:PIECE)+ separated by [-_.] matches, written with one way to read each text: a run of letters and digits in
+# which every lower-case run is 2 or more long (a capital run, a digit run split into pieces any way). The pieces'
+# own pattern tried every split of a run before it failed: fw_ + 40 lower-case letters + -b took minutes, in the
+# redaction of any text (found by the suite's hang watchdog, 2026-11-28)
+_WORD_RUN = r"(?:[A-Z0-9]|[a-z]{2,}(?![a-z]))+"
+_WORDS = re.compile(rf"{_WORD_RUN}(?:[-_.]{_WORD_RUN})*")
 _PIECES = re.compile(_WORD_PIECE)
 
 
