@@ -93,7 +93,7 @@ def startup_rows(startup: Startup, imports: dict[str, Any]) -> list[Row]:
         Row("  same, no bytecode cache", ms(t["render json, no bytecode cache"]), ms(render),
             f"{t['render json, no bytecode cache'] / render:.2f}×", "", "info"),
         Row("render (pretty), cold", ms(t["render pretty"]), f"{ms(render)} render json",
-            f"{t['render pretty'] / render:.2f}×", "adds rich only",
+            f"{t['render pretty'] / render:.2f}×", "adds rich + own drawing only",
             verdict(not imports["pretty_extra_not_rich"])),
         Row("render json: lazy imports", f"{len(imports['render_json_not_lazy'])} unneeded", "", "",
             "0", verdict(not imports["render_json_not_lazy"])),
