@@ -484,14 +484,23 @@ def test_parameters_without_type_get_object():
     assert entry(t, "schema.type_added").severity == "info"
 
 
-def test_empty_object_parameters_are_left_out():
-    t = render("auto", tools=[{"name": "ping", "description": "Ping.",
-                               "parameters": {"type": "object", "properties": {}, "required": []}},
-                              {"name": "noop"}])
-    assert t.request.body["tools"] == [{"functionDeclarations": [{"name": "ping", "description": "Ping."},
-                                                                 {"name": "noop"}]}]
-    # one entry, for the schema the user wrote; 'noop' wrote none, so nothing changed for it
-    assert "tool 'ping': empty object schema left out" in entry(t, "schema.converted").message
+def test_empty_object_parameters_are_sent_as_written():
+    """An OBJECT with no properties is sent, as the recorded exchange sent it and the API answered 200 (fact
+    gemini.schema_empty_object; tests/data/exchanges/): until 2026-11-28 it was left out, a declaration without
+    parameters, which the API refused under mode ANY (googleapis/python-genai#981)."""
+    recorded = json.loads((Path(__file__).parent / "data" / "exchanges" / "gemini-empty-object-parameters-any.json")
+                          .read_text(encoding="utf-8"))
+    sent = recorded["request"]["tools"][0]["functionDeclarations"][0]["parameters"]
+    t = render("required", tools=[{"name": "ping", "description": "Ping.",
+                                   "parameters": {"type": "object", "properties": {}, "required": []}},
+                                  {"name": "noop"}])
+    declared = t.request.body["tools"][0]["functionDeclarations"]
+    assert declared == [{"name": "ping", "description": "Ping.",
+                         "parameters": {"type": "object", "properties": {}, "required": []}}, {"name": "noop"}]
+    # the same message as the recorded one: the type in another case, an empty list no value to the proto
+    assert declared[0]["parameters"]["type"].upper() == sent["type"] and declared[0]["parameters"]["properties"] == {}
+    assert t.request.body["toolConfig"]["functionCallingConfig"]["mode"] == "ANY"
+    assert not [e for e in t.ledger if e.code in ("schema.converted", "schema.api_refuses")]
 
 
 def test_non_ascii_names_and_descriptions_pass_through():

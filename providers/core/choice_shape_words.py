@@ -269,6 +269,29 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          "INTEGER type: int32, int64 for STRING type: enum, date-time' (41f615cc6b); '* GenerateContentRequest.tools[0]."
          "function_declarations[93].parameters.properties[links].items.properties[url].format: only 'enum' and "
          "'date-time' are supported for STRING type' (#3178)", "2026-11-28"),
+    # trial 20c (2026-11-28): the sources' conflict over an OBJECT with no properties, settled by the newest
+    # recordings of whole exchanges
+    Fact("gemini.schema_empty_object", ("gemini",),
+         "Gemini's generateContent takes a function declaration whose parameters are an OBJECT with no properties "
+         "({type: OBJECT, properties: {}}; an empty map is no value to the proto, so {type: OBJECT} is the same "
+         "message): recorded 200s on /v1beta on 2025-06-16 (gemini-2.0-flash, mode ANY with allowedFunctionNames: the "
+         "model called it with args {}) and 2025-09-10 (gemini-2.5-pro). The 400 'properties: should be non-empty for "
+         "OBJECT type' was recorded for such declarations from 2024-08 to 2025-03-31, none after. The mock answers "
+         "200 and the translator sends such parameters as written (until 2026-11-28 it left them out, which the API "
+         "answered 'Request contains an invalid argument.' under mode ANY on 2025-06-16). An OBJECT with no "
+         "properties inside the parameters: no recording since 2025-06 either way, not judged",
+         "pydantic/pydantic-ai tests/models/cassettes/test_google/test_google_tool_config_any_with_tool_without_args."
+         "yaml (recorded with pydantic-ai#1998, commit a953d3480, 2025-06-16; re-recorded at 359554c2a, 2025-06-27: "
+         "the request and the answer whole, host generativelanguage.googleapis.com; tests/data/exchanges/) and "
+         "test_google_model_thinking_part_from_other_model.yaml (fa3dd3b6d, 2025-09-10); googleapis/python-genai#981 "
+         "(2025-06-16, the declaration without parameters under mode ANY); the refusals: langchain-ai/langchain-"
+         "google#416 (2024-08-01), agno-agi/agno#2112 (2025-02-13), pipecat-ai/pipecat-flows#110 (2025-03-17), "
+         f"langchain-ai/langchainjs#7935 (2025-03-31, gemini-2.0-flash on /v1beta){CITE_END}'name: bar\\n  "
+         "parameters:\\n    properties: {}\\n    type: OBJECT' ... 'functionCall:\\n  args: {}\\n  name: bar' ... "
+         "'status:\\n  code: 200' (the cassette); \"400 INVALID_ARGUMENT. {'error': {'code': 400, 'message': 'Request "
+         "contains an invalid argument.', 'status': 'INVALID_ARGUMENT'}}\" (#981); '[400 Bad Request] * "
+         "GenerateContentRequest.tools[0].function_declarations[0].parameters.properties: should be non-empty for "
+         "OBJECT type' (#7935)", "2026-11-28"),
     Fact("cohere.tool_choice_shape_words", ("cohere",),
          "Cohere's v2 chat answers a tool_choice string that is not one of its options (REQUIRED, NONE) with HTTP 422 "
          "and {id, message: \"unrecognized tool choice option 'VALUE'. For proper usage, please refer to "

@@ -35,7 +35,7 @@ _TYPE_KEYWORDS = {
     "integer": ("minimum", "maximum"),
 }
 
-def convert(tool_name: str, schema: dict[str, Any]) -> tuple["SchemaConverter", dict[str, Any] | None]:
+def convert(tool_name: str, schema: dict[str, Any]) -> tuple["SchemaConverter", dict[str, Any]]:
     """The conversion and its notes, not yet in the ledger (the caller decides whether it is used)."""
     converter = SchemaConverter(tool_name, schema)
     root = converter.node(schema, "parameters", ())
@@ -43,12 +43,9 @@ def convert(tool_name: str, schema: dict[str, Any]) -> tuple["SchemaConverter", 
         root = {"type": "object", **root}
         converter.note("info", "schema.type_added", "type object added", "parameters",
                        "Gemini wants an OBJECT schema for function parameters")
-    empty = str(root.get("type", "")).lower() == "object" and not root.get("properties") and "anyOf" not in root
-    if empty:
-        converter.note("info", "schema.converted", "empty object schema left out", "parameters",
-                       "the tool takes no arguments; Gemini has answered 400 'properties: should be non-empty for "
-                       "OBJECT type' to an empty one (pipecat-ai/pipecat-flows#110)")
-    return converter, None if empty else root
+    # an OBJECT with no properties is sent as written: the API takes it (fact gemini.schema_empty_object; until
+    # 2026-11-28 it was left out, which the API refused under mode ANY, googleapis/python-genai#981)
+    return converter, root
 
 
 # what to do about each of the API's rules (gemini/schema_rules.py): the schema is sent as written, so the user fixes it

@@ -19,17 +19,18 @@ newline, PLACE the schema's place with a property named by its name in brackets 
 
 An empty list or map is no value to the proto (an empty ``properties``, ``required`` or ``enum`` is as if left out).
 A schema with no ``type`` (an ``anyOf``) is not judged by type, nor the ``required`` of an OBJECT with ``anyOf``
-branches (whether the API looks for the names in them is not recorded). Not judged, since the sources disagree or
-give no rule to check by (docs/mock.md, "A schema's values and rules", lists them): an OBJECT with no properties
-('properties: should be non-empty for OBJECT type' in 2024-2025 for function declarations, agno-agi/agno#2112,
-pipecat-ai/pipecat-flows#110, and 2025-12-18 inside a response_schema, browser-use/browser-use#3786; taken directly
-in 2025-03, BerriAI/litellm#9289, and the 2026 recording above answered a declaration whose properties were empty
-without that line); nesting depth ('A FunctionDeclaration in the request exceeds the maximum allowed nesting depth.',
+branches (whether the API looks for the names in them is not recorded). Not judged, since no source gives a rule to
+check by (docs/mock.md, "A schema's values and rules", lists them; docs/fact-audit.md, "Gemini schema judging", what
+was searched): nesting depth ('A FunctionDeclaration in the request exceeds the maximum allowed nesting depth.',
 gemini-cli#6031, 2025-08-12; 'FunctionDeclaration 'NAME' in ...', zereight/gitlab-mcp#223: no source gives the
 limit). Taken, so never refused: any ``format`` (the v1beta proto's Schema.format since googleapis/googleapis
 fd84be8a8b, 2025-10-15: 'Any value is allowed, but most do not trigger any special functionality.'; the 2025-07
 refusal 'only 'enum' and 'date-time' are supported for STRING type', gemini-cli#3178, was answered under the earlier
-words 'Supported formats: ...').
+words 'Supported formats: ...'); an OBJECT with no properties (fact gemini.schema_empty_object: the whole exchange
+recorded by pydantic-ai on 2025-06-16, ``parameters`` ``{properties: {}, type: OBJECT}`` under mode ANY answered
+200, tests/data/exchanges/; and 2025-09-10 on gemini-2.5-pro; the 400 'properties: should be non-empty for OBJECT
+type' was recorded for declarations up to 2025-03-31, langchain-ai/langchainjs#7935, none after; inside the
+parameters no recording since either way).
 
 A declaration's ``parametersJsonSchema`` (a JSON Schema, sent as a google.protobuf.Value the parser does not look
 into) is judged by one rule (fact gemini.json_schema_ref_words): a ``$ref`` that does not resolve inside the schema,
@@ -41,7 +42,10 @@ against gemini-3-flash-preview with an API key: the one construct refused where 
 request failing beside a good tool). Judged: a ``#`` or ``#/...`` pointer (percent and ~0/~1 escapes read), and an http(s) URL in a schema
 with no ``$id``; not judged: an anchor (``#name``) or a relative reference, a ``$ref`` at the root (its PLACE is
 not recorded). The request's message names one such ``$ref``; with several, which one is not recorded (the first in
-body order is named). ``responseJsonSchema`` is not judged: no recording of its refusals was found.
+body order is named). Not judged, no recorded answer found (docs/fact-audit.md): ``parameters`` beside
+``parametersJsonSchema`` in one declaration, and ``response`` beside ``responseJsonSchema`` (the v1beta proto at
+googleapis/googleapis f8291d2b89: 'This field is mutually exclusive with `parameters`.', '... with `response`.', words
+of the reference, not of a refusal); ``responseJsonSchema`` itself (no recording of its refusals).
 """
 
 from __future__ import annotations

@@ -238,8 +238,7 @@ def _declared(ctx: Context, tool: Tool) -> dict[str, Any]:
                             "parametersJsonSchema instead (set providers.gemini.schema_form: parameters to convert)")
             return declaration
         converter.flush(ctx)
-        if parameters is not None:
-            declaration["parameters"] = parameters
+        declaration["parameters"] = parameters
     return declaration
 
 
