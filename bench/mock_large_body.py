@@ -43,7 +43,7 @@ def large_body(mib: float) -> bytes:
 
 
 def request(body: bytes) -> bytes:
-    return b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+    return b"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
 
 
 def read_answer(sock: socket.socket) -> bytes:

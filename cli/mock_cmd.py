@@ -133,6 +133,36 @@ def _printer(format: MockFormat) -> Any:
     return _Pretty()
 
 
+LONG_TEXT = 65  # a text of the tool_choice this long or longer (past the usual 64-character tool name) is shown once
+
+
+def _shown_once(requested: Any) -> Any:
+    """What writes the pretty line's later copies of a long text of the tool_choice as sent (a string, or a string
+    inside it), each as "…": its reading and the errors that quote it would repeat it three more times (bounded by
+    the body limit only). The line shows it whole once, as sent; ``--format jsonl`` keeps every field whole."""
+    texts: list[str] = []
+    stack = [requested]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if len(value) >= LONG_TEXT:
+                texts.append(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    if not texts:
+        return lambda text: text
+    forms = sorted({form for text in texts for form in (text, json.dumps(text, ensure_ascii=False)[1:-1])},
+                   key=len, reverse=True)  # as the messages quote it, and inside the reading's JSON
+
+    def once(text: str) -> str:
+        for form in forms:
+            text = text.replace(form, "…")
+        return text
+    return once
+
+
 def _pretty(line: dict[str, Any]) -> None:
     """One plain line per request (data, never markup): n, path, the choice as sent → as read, tools, status,
     calls, findings."""
@@ -141,7 +171,8 @@ def _pretty(line: dict[str, Any]) -> None:
     from .output import write
 
     requested = "-" if line["requested"] is None else word_or_json(line["requested"])
-    neutral = "-" if line["tool_choice"] is None else word_or_json(line["tool_choice"])
+    once = _shown_once(line["requested"])  # a long tool_choice is written once, as sent; "…" stands for it after
+    neutral = "-" if line["tool_choice"] is None else once(word_or_json(line["tool_choice"]))
     calls = (", ".join(f"{c['name']}({quoted(c['arguments'])})" for c in line["calls"])
              or ", ".join(f"server call {c['server_label']}/{c['name']}" for c in line.get("server_calls", ())) or "text")
     if line.get("choices"):  # n > 1: each choice's calls (and, from the proxy, its verdict)
@@ -175,7 +206,8 @@ def _pretty(line: dict[str, Any]) -> None:
         return bool(f.get("message")) and (line["status"] != 200 and f["severity"] == "error"
                                            or (f["code"], f["severity"]) == ("proxy.not_judged", "warning"))
 
-    findings = [f"{f['severity']} {f['code']}" + (f": {f['message']}" if said(f) else "") for f in line["findings"]]
+    findings = [f"{f['severity']} {f['code']}" + (f": {once(f['message'])}" if said(f) else "")
+                for f in line["findings"]]
     if findings:
         parts.append("findings: " + ", ".join(findings))
     # every control written out (``write``: ``visible``), not stripped: a tool name holding an escape shows as

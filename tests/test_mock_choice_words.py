@@ -90,3 +90,34 @@ def test_azure_keeps_toolchoice_s_words() -> None:
     assert refused.value.body == {"message": "Invalid value for 'tool_choice': 'any' is not one of 'none', 'auto', "
                                   "'required' (or a tool_choice object)", "type": "invalid_request_error",
                                   "param": None, "code": None}
+
+
+def test_the_pretty_line_shows_a_long_tool_choice_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """A long string tool_choice was written four times on `toolchoice mock`'s line: as sent, as read, and in both
+    errors quoting it. The line shows it once, as sent, and "…" in its place after; --format jsonl keeps every
+    copy (the record is data). A word of a usual length is shown wherever it is."""
+    from openai import BadRequestError, OpenAI
+
+    from toolchoice.cli.mock_cmd import LONG_TEXT, _pretty
+
+    long_word = "w" * 3000 + '"\\'  # a quote and a backslash: the reading's JSON escapes them
+    with running_mock("openai") as mock:
+        client = OpenAI(base_url=mock.base_url, api_key="sk-test", max_retries=0)
+        for choice in (long_word, "v" * (LONG_TEXT - 1)):
+            with pytest.raises(BadRequestError):
+                client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "hi"}],
+                                               tools=[TOOL], tool_choice=choice)  # type: ignore[arg-type]
+        records = list(mock.records)
+    import json
+
+    assert json.dumps(records[0], ensure_ascii=False).count("w" * 3000) == 4  # the data keeps each copy
+    capsys.readouterr()
+    for record in records:
+        _pretty(record)
+    long_line, short_line = capsys.readouterr().out.splitlines()
+    assert long_line.count("w" * 3000) == 1 and len(long_line) < 3600
+    assert f"tool_choice {long_word} → " + '{"tool":"…"}' in long_line
+    assert "error tool_choice.word: Invalid value for 'tool_choice': '…' is not one of" in long_line
+    assert long_line.endswith("error mock.refused: Invalid value: '…'. Supported values are: 'none', 'auto', and "
+                              "'required'.")
+    assert short_line.count("v" * (LONG_TEXT - 1)) == 4  # as sent, as read, in both errors

@@ -89,6 +89,68 @@ def test_broken_framing_is_answered_400_and_closed(mock: Any, head: bytes, why: 
     assert b"connection: close" in reply.split(b"\r\n\r\n")[0].lower()
 
 
+# ---- Host: RFC 9112 section 3.2 ---------------------------------------------------------------------------
+# "A server MUST respond with a 400 (Bad Request) status code to any HTTP/1.1 request message that lacks a Host
+# header field and to any request message that contains more than one Host header field line or a Host header
+# field with an invalid field value." (https://www.rfc-editor.org/rfc/rfc9112#section-3.2, read 2026-11-28)
+# Until 2026-11-28 two Host lines were joined into one value and answered 200, as was a request with none.
+
+POST_NO_HOST = b"POST /v1/chat/completions HTTP/1.1\r\n"
+WHOLE = b"Content-Length: %d\r\n\r\n" % len(BODY) + BODY
+
+
+@pytest.mark.parametrize("request_bytes, why", [
+    (POST + b"Host: 127.0.0.1\r\n" + WHOLE, "2 Host header lines"),  # the same value twice is two lines still
+    (POST + b"host: evil.example\r\n" + WHOLE, "2 Host header lines"),  # a field name's case does not matter
+    (POST_NO_HOST + b"Host: a\r\nX: 1\r\nHOST: b\r\nHost: c\r\n" + WHOLE, "3 Host header lines"),
+    (b"POST /v1/chat/completions HTTP/1.0\r\nHost: a\r\nHost: b\r\n" + WHOLE, "2 Host header lines"),  # any version
+    (POST_NO_HOST + WHOLE, "an HTTP/1.1 request without a Host header"),
+    (POST_NO_HOST + b"Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n" % (len(BODY), BODY),
+     "an HTTP/1.1 request without a Host header"),
+])
+def test_a_request_without_one_host_line_is_answered_400_and_closed(mock: Any, request_bytes: bytes,
+                                                                      why: str) -> None:
+    """The 400 in the API's envelope, the connection closed (a request after it on the connection is not read),
+    and no record: the request was not judged. The body was read first, so the 400 is not lost to a reset."""
+    before = len(mock.records)
+    reply, closed = _exchange(_port(mock.base_url), request_bytes + POST + WHOLE)
+    assert _status(reply) == 400 and closed and b"HTTP/1.1 200" not in reply, reply[:300]
+    assert _error_message(reply).startswith(why) and "RFC 9112 section 3.2" in _error_message(reply)
+    assert b"connection: close" in reply.split(b"\r\n\r\n")[0].lower()
+    assert len(mock.records) == before
+
+
+def test_host_values_are_judged_by_the_field_s_grammar(mock: Any) -> None:
+    """Host = uri-host [ ":" port ] (RFC 9110 7.2): a value outside it is 'an invalid field value', a 400 that
+    does not quote it (a key pasted into Host stays out of the answer); an IP literal, a name with a port, an
+    empty port or an empty value (a target with no authority, RFC 9112 3.2) are taken."""
+    port = _port(mock.base_url)
+    for value in (b"a b", b"example.com/path", b"user@example.com", b"example.com:80x", b"[::1", b"%zz",
+                  b"\xc3\xa9.example", KEY.encode() + b" x"):
+        reply, closed = _exchange(port, POST_NO_HOST + b"Host: " + value + b"\r\n" + WHOLE)
+        assert _status(reply) == 400 and closed, value
+        assert _error_message(reply).startswith("the Host header's value is not a host[:port]"), value
+        assert value not in reply.split(b"\r\n\r\n", 1)[1], value
+    for value in (b"127.0.0.1:%d" % port, b"[::1]:8080", b"[v1.x:y]", b"localhost", b"example.com:", b"",
+                  b"xn--9ca.example", b"a%41b"):
+        reply, _ = _exchange(port, POST_NO_HOST + b"Host: " + value + b"\r\nConnection: close\r\n" + WHOLE)
+        assert _status(reply) == 200, value
+
+
+def test_http10_may_leave_host_out(mock: Any) -> None:
+    """RFC 9112 3.2 asks for Host in HTTP/1.1 messages only."""
+    reply, closed = _exchange(_port(mock.base_url), b"POST /v1/chat/completions HTTP/1.0\r\n" + WHOLE)
+    assert _status(reply) == 200 and closed
+
+
+def test_two_host_lines_with_expect_continue_get_the_400_before_any_body(mock: Any) -> None:
+    """The client holds its body back until 100 Continue: the 400 comes instead, with no 100 before it."""
+    reply, closed = _exchange(_port(mock.base_url), POST + b"Host: b\r\nExpect: 100-continue\r\n"
+                              b"Content-Length: %d\r\n\r\n" % len(BODY))
+    assert reply.startswith(b"HTTP/1.1 400 ") and closed, reply[:200]
+    assert _error_message(reply).startswith("2 Host header lines")
+
+
 def test_an_http_version_it_does_not_speak_is_505(mock: Any) -> None:
     reply, closed = _exchange(_port(mock.base_url), b"POST /v1/chat/completions HTTP/2.0\r\nContent-Length: 0\r\n\r\n")
     assert _status(reply) == 505 and closed
@@ -186,7 +248,7 @@ def test_a_client_that_never_reads_is_cut_off(monkeypatch: pytest.MonkeyPatch) -
         sock = socket.socket()
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         sock.connect(("127.0.0.1", _port(served.base_url)))
-        sock.sendall(b"POST /v1/responses HTTP/1.1\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+        sock.sendall(b"POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
         deadline = time.monotonic() + 10
         while not served.records and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -234,7 +296,7 @@ def test_a_key_in_the_headers_is_never_echoed(mock: Any) -> None:
     requests = [
         POST + auth + b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(BODY) + BODY,
         POST + auth + b"Content-Length: 7\r\nConnection: close\r\n\r\nnot json",
-        b"POST /v1/%s/chat HTTP/1.1\r\n" % KEY.encode()[:6] + auth + b"Connection: close\r\n\r\n",
+        b"POST /v1/%s/chat HTTP/1.1\r\nHost: x\r\n" % KEY.encode()[:6] + auth + b"Connection: close\r\n\r\n",
         POST + auth + b"Content-Length: -3\r\n\r\n",
         POST + auth + b"X: " + b"a" * 70000 + b"\r\n\r\n",
     ]
@@ -321,7 +383,7 @@ def test_markup_and_escapes_in_a_request_print_as_data(mock: Any, format: str,
     port = _port(mock.base_url)
     before = len(mock.records)
     _exchange(port, POST + b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
-    _exchange(port, b"POST /v1/[link=http://x]\x1b[31m HTTP/1.1\r\nConnection: close\r\n\r\n")
+    _exchange(port, b"POST /v1/[link=http://x]\x1b[31m HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     printer = _printer(MockFormat(format))
     capsys.readouterr()
     for record in mock.records[before:]:

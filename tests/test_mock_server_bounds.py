@@ -68,7 +68,7 @@ def test_the_body_cap_is_a_limit_raised_or_lowered_by_its_variable(monkeypatch: 
     monkeypatch.setenv("TOOLCHOICE_LIMIT_MOCK_BODY_BYTES", str(len(BODY) - 1))
     with running_mock("openai") as served, socket.create_connection(("127.0.0.1", _port(served.base_url)),
                                                                      timeout=5) as sock:
-        sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: %d\r\n\r\n%s" % (len(BODY), BODY))
+        sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(BODY), BODY))
         assert _head_of(sock).startswith(b"HTTP/1.1 413 ")
 
 
@@ -76,7 +76,7 @@ def test_the_head_cap_is_a_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOOLCHOICE_LIMIT_MOCK_HEADER_BYTES", "1024")
     with running_mock("openai") as served, socket.create_connection(("127.0.0.1", _port(served.base_url)),
                                                                      timeout=5) as sock:
-        sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nX-Long: " + b"a" * 2048 + b"\r\n\r\n")
+        sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 2048 + b"\r\n\r\n")
         assert _head_of(sock).startswith(b"HTTP/1.1 431 ")
 
 
@@ -105,11 +105,11 @@ class Held:
         """A large request on one connection; once its judging began, a small one on another."""
         large = json.dumps({**CHAT, "messages": [{"role": "user", "content": "x" * 200_000}]}).encode()
         with socket.create_connection(("127.0.0.1", port), timeout=15) as big:
-            big.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
+            big.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
                         % (len(large), large))
             assert self.started.wait(10)
             with socket.create_connection(("127.0.0.1", port), timeout=15) as small:
-                small.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: %d\r\nConnection: close\r\n"
+                small.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\nConnection: close\r\n"
                               b"\r\n%s" % (len(BODY), BODY))
                 assert _head_of(small).startswith(b"HTTP/1.1 200 ")
             self.order.append("small answered")

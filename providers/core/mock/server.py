@@ -29,6 +29,7 @@ from .. import limits
 from ..error_keys import says_no_key
 from ..errors import ToolchoiceError
 from .deadline import within as _within
+from .host_field import host_problem
 from .script import Script, load_script
 from .service import Exchange, MockService, Recorder, client_secrets
 from .body_secrets import redacted
@@ -146,16 +147,18 @@ async def _read_rest(first: bytes, reader: asyncio.StreamReader, writer: asyncio
             raise BadRequest(400, "bad Content-Length")
         if len(length_text) > 12 or int(length_text) > bounds.body_bytes:  # before 100 Continue (RFC 9110 10.1.1)
             raise BadRequest(413, _too_large(bounds))
+    wrong_host = host_problem(lines[1:], version)  # RFC 9112 3.2: one Host line, none only on HTTP/1.0
     if headers.get("expect", "").lower() == "100-continue":
+        if wrong_host:  # the client holds its body back until 100 Continue: nothing to read before the 400
+            raise BadRequest(400, wrong_host)
         writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
-    if chunked:
-        return Request(method, target, headers, await _chunked_body(reader, bounds), version, reader)
-    length = int(length_text)
     try:
-        body_bytes = await reader.readexactly(length) if length else b""
+        body = await (_chunked_body(reader, bounds) if chunked else reader.readexactly(int(length_text)))
     except asyncio.IncompleteReadError:
         raise BadRequest(400, "the body ended before its Content-Length") from None
-    return Request(method, target, headers, body_bytes, version, reader)
+    if wrong_host:  # after its body, read whole: a close with bytes unread could reset the 400 away
+        raise BadRequest(400, wrong_host)
+    return Request(method, target, headers, body, version, reader)
 
 
 def _too_large(bounds: Bounds) -> str:
