@@ -122,6 +122,9 @@ def _run(argv: list[str]) -> int:
         where = f"toolchoice {first} --help" if first in COMMANDS else "toolchoice --help"
         import re
 
+        instead = _option_instead(getattr(exc, "option_name", None), first)
+        if instead:  # click's nearest names would mislead (`compare --json`: "Possible options: --send")
+            exc.possibilities = None  # type: ignore[attr-defined]
         # click words some errors over lines, each choice after a tab ("Choose from:\n\tscenario,\n\trender"): one line
         message = re.sub(r"[ \t]*\n[ \t]*", " ", exc.format_message())  # type: ignore[attr-defined]
         where = f"see {where}"
@@ -134,7 +137,9 @@ def _run(argv: list[str]) -> int:
 
             where = f"{mcp_quoted(argv[argv.index('--mcp') + 1:])}; {where}"
         elsewhere = _commands_taking(getattr(exc, "option_name", None), first)
-        if elsewhere:  # `send --dialect`: an option of other commands, which the line names
+        if instead:
+            where = f"{instead}; {where}"
+        elif elsewhere:  # `send --dialect`: an option of other commands, which the line names
             where = f"{getattr(exc, 'option_name')} is an option of {', '.join(elsewhere)}; {where}"
         error_line(f"{message} ({where})")
         return BAD_INPUT
@@ -161,6 +166,31 @@ def _provider_hint(command: str, argv: list[str]) -> str:
             hint = (f"name a provider: {folder} holds a run saved on {', '.join(saved)} (-p {saved[0]} replays it as "
                     "recorded; another id renders its history for that provider)")
     return hint
+
+
+_KEY_OPTIONS = ("--api-key", "--api_key", "--apikey", "--key", "--token")
+_FORMAT_WORDS = {"pretty": "pretty", "json": "json", "jsonl": "jsonl", "markdown": "markdown", "md": "markdown",
+                 "curl": "curl", "yaml": "yaml"}
+
+
+def _option_instead(option: str | None, given: str) -> str | None:
+    """What an option a new user reaches for is spelled as here: a format as an option of its own (`--json`) is
+    --format's value, and a key is never an option (it is read from the provider's variable)."""
+    if not option or given not in COMMANDS:
+        return None
+    if option in _KEY_OPTIONS:
+        return ("a key is never an option: each provider's is read from its variable, OPENAI_API_KEY, "
+                "ANTHROPIC_API_KEY, ...; `toolchoice doctor` lists them, docs/keys.md")
+    word = _FORMAT_WORDS.get(option.lstrip("-").lower())
+    if word is None or not option.startswith("--"):
+        return None
+    formats = [p for p in _command(None).commands[given].params if p.name == "format"]
+    if not formats:
+        return None
+    choices = [str(getattr(c, "value", c)) for c in getattr(formats[0].type, "choices", ())]
+    if word in choices:
+        return f"the output format is --format's value: -f {word}"
+    return f"--format takes {', '.join(choices)} here"
 
 
 def _commands_taking(option: str | None, given: str) -> list[str]:
