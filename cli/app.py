@@ -131,6 +131,9 @@ def _run(argv: list[str]) -> int:
         missing = getattr(getattr(exc, "param", None), "name", None)
         if missing == "provider" and type(exc).__name__ == "MissingParameter":  # what to give, before the help
             where = f"{_provider_hint(first, argv)}; {where}"
+        meant = _choice_meant(exc, argv) if type(exc).__name__ == "BadParameter" else None
+        if meant:  # `--dialect openai_agents`, `-f JSON`: the value it is one character or a case away from
+            where = f"did you mean {meant}? {where}"
         if first == "tools" and "--mcp" in argv[:-1] and " " not in argv[argv.index("--mcp") + 1]:
             # `--mcp npx -y server`: the command line not quoted, its words taken for options and arguments
             from .tools_cmd import mcp_quoted
@@ -166,6 +169,34 @@ def _provider_hint(command: str, argv: list[str]) -> str:
             hint = (f"name a provider: {folder} holds a run saved on {', '.join(saved)} (-p {saved[0]} replays it as "
                     "recorded; another id renders its history for that provider)")
     return hint
+
+
+def _choice_meant(exc: Exception, argv: list[str]) -> str | None:
+    """The choice a bad value of a choice option (or argument) likely meant, as a provider id's error names one:
+    the same word in another case or with _ for -, else difflib's nearest."""
+    param = getattr(exc, "param", None)
+    choices = [str(getattr(c, "value", c)) for c in getattr(getattr(param, "type", None), "choices", ())]
+    if not choices:
+        return None
+    opts = tuple(getattr(param, "opts", ()))
+    given = None
+    for i, arg in enumerate(argv):
+        name, eq, value = arg.partition("=")
+        if eq and name in opts and name.startswith("--"):
+            given = value
+        elif arg in opts and i + 1 < len(argv):
+            given = argv[i + 1]
+    if given is None and getattr(param, "param_type_name", "") == "argument":
+        given = next((arg for arg in argv[1:] if not arg.startswith("-") and arg not in choices), None)
+    if not given:
+        return None
+    folded = given.lower().replace("_", "-")
+    if folded in choices:
+        return folded
+    from toolchoice.providers.core.choice import did_you_mean
+
+    said = did_you_mean(folded, choices)
+    return said.removeprefix("did you mean ").removesuffix("?") if said else None
 
 
 _KEY_OPTIONS = ("--api-key", "--api_key", "--apikey", "--key", "--token")

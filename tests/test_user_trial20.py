@@ -133,3 +133,27 @@ def test_pydantic_ai_s_list_of_names_says_how_the_scenario_writes_it(tmp_path: P
     else:
         assert choice["type"] == "allowed_tools" and choice["allowed_tools"]["mode"] == "required"
         assert [t["function"]["name"] for t in choice["allowed_tools"]["tools"]] == names
+
+
+@pytest.mark.parametrize(("args", "written", "meant"), [
+    (["compare", "configs/planner-trap.yaml", "-p", "openai,anthropic"], ["--dialect", "openai_agents"],
+     "openai-agents"),
+    (["compare", "configs/planner-trap.yaml", "-p", "openai,anthropic"], ["--dialect=LangChain"], "langchain"),
+    (["compare", "configs/planner-trap.yaml", "-p", "openai,anthropic"], ["--dialect", "pydantic_ai"], "pydantic-ai"),
+    (["render", "configs/planner-trap.yaml", "-p", "gemini"], ["-f", "JSON"], "json"),
+    (["schema"], ["scenarios"], "scenario"),
+])
+def test_a_choice_written_a_case_or_a_dash_away_names_the_one_meant(args: list[str], written: list[str],
+                                                                    meant: str) -> None:
+    """A provider id's typo said "did you mean anthropic?", a dialect's or a format's only the list: the README
+    writes `--dialect openai-agents` and pydantic-ai's own name is pydantic_ai. The one meant is among the values
+    --help lists, and the command line with it runs."""
+    command = args[0]
+    help_text = " ".join(run_cli([command, "--help"], env=user_env(200)).stdout.split())
+    assert meant in help_text
+    line = refused_saying(run_cli([*args, *written], env=user_env(), cwd=ROOT), f"(did you mean {meant}? see ")
+    assert line.count("did you mean") == 1
+    fixed = [meant if w == written[-1] else w for w in written] if "=" not in written[-1] else \
+        [written[-1].split("=")[0] + "=" + meant]
+    done = run_cli([*args, *fixed], env=user_env(), cwd=ROOT)
+    assert done.returncode in (0, 3), done.stderr  # 3: a dialect that refuses the trap's parallel setting
