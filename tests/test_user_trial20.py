@@ -157,3 +157,28 @@ def test_a_choice_written_a_case_or_a_dash_away_names_the_one_meant(args: list[s
         [written[-1].split("=")[0] + "=" + meant]
     done = run_cli([*args, *fixed], env=user_env(), cwd=ROOT)
     assert done.returncode in (0, 3), done.stderr  # 3: a dialect that refuses the trap's parallel setting
+
+
+@pytest.mark.parametrize(("wrapper", "provider", "choice"), [("ChatAnthropic", "anthropic", "required"),
+                                                              ("ChatAnthropic", "anthropic", "none"),
+                                                              ("ChatFireworks", "fireworks", "required")])
+def test_a_langchain_choice_read_as_a_tool_name_says_no_such_tool_is_declared(wrapper: str, provider: str,
+                                                                              choice: str) -> None:
+    """`compare --dialect langchain` showed ChatAnthropic's {"type":"tool","name":"required"} beside the API's
+    {"type":"any"} and left the user to see that `required` had become a tool's name. The recording of the real
+    wrapper (tests/data/langchain/, SOURCES.md there) sends it with tools that declare no such name; the ledger now
+    says so."""
+    recording = json.loads((ROOT / "tests" / "data" / "langchain" / f"{wrapper}.json").read_text(encoding="utf-8"))
+    [case] = [c for c in recording["cases"] if c["tool_choice"] == choice and c["tools"] == 2
+              and c["parallel_tool_calls"] is None and "strict" not in c and "tool_spelling" not in c]
+    sent = case["body"]["tool_choice"]
+    declared = [t.get("name") or t["function"]["name"] for t in case["body"]["tools"]]
+    assert choice in json.dumps(sent) and choice not in declared
+    done = run_cli(["render", "tests/dialect/weather.yaml", "-p", provider, "--dialect", "langchain", "--tool-choice",
+                    choice, "-f", "json"], env=user_env(), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["request"]["body"]["tool_choice"] == sent
+    [differs] = [e["message"] for e in document["ledger"]
+                 if e["code"] == "dialect.differs" and e["message"].startswith("tool_choice:")]
+    assert f"a tool called '{choice}', which the request does not declare" in differs, differs
