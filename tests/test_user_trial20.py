@@ -182,3 +182,27 @@ def test_a_langchain_choice_read_as_a_tool_name_says_no_such_tool_is_declared(wr
     [differs] = [e["message"] for e in document["ledger"]
                  if e["code"] == "dialect.differs" and e["message"].startswith("tool_choice:")]
     assert f"a tool called '{choice}', which the request does not declare" in differs, differs
+
+
+def test_compare_without_p_says_the_scenario_chose_its_providers(tmp_path: Path) -> None:
+    """`init` says "try `toolchoice compare scenario.yaml`", and that showed two providers (the starter's providers:
+    section) with no word of why, to a user who came to see every provider's wire. The title now says where the
+    two came from and how to see them all; -p all then gives as many as `toolchoice providers` lists."""
+    made = run_cli(["init", "scenario.yaml"], env=user_env(), cwd=tmp_path)
+    assert made.returncode == 0 and "try `toolchoice compare scenario.yaml`" in made.stdout
+    named = list(yaml.safe_load((tmp_path / "scenario.yaml").read_text(encoding="utf-8"))["providers"])
+    every = json.loads(run_cli(["providers", "-f", "json"], env=user_env()).stdout)
+    assert 1 < len(named) < len(every)
+    for columns in (80, 60):
+        done = run_cli(["compare", "scenario.yaml"], env=user_env(columns), cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        title = " ".join(done.stdout.split("┏")[0].split())
+        assert title == (f"scenario.yaml · dry run (nothing sent) · {len(named)} providers from its providers: "
+                         f"(-p all: all {len(every)})"), title
+        assert all(len(line) <= columns for line in done.stdout.splitlines())
+    shown = run_cli(["compare", "scenario.yaml", "-f", "json"], env=user_env(), cwd=tmp_path)
+    assert [p["provider"] for p in json.loads(shown.stdout)["providers"]] == named
+    everyone = run_cli(["compare", "scenario.yaml", "-p", "all"], env=user_env(), cwd=tmp_path)
+    assert everyone.stdout.splitlines()[0] == "scenario.yaml · dry run (nothing sent)"
+    assert len(json.loads(run_cli(["compare", "scenario.yaml", "-p", "all", "-f", "json"], env=user_env(),
+                                  cwd=tmp_path).stdout)["providers"]) == len(every)
