@@ -206,3 +206,17 @@ def test_compare_without_p_says_the_scenario_chose_its_providers(tmp_path: Path)
     assert everyone.stdout.splitlines()[0] == "scenario.yaml · dry run (nothing sent)"
     assert len(json.loads(run_cli(["compare", "scenario.yaml", "-p", "all", "-f", "json"], env=user_env(),
                                   cwd=tmp_path).stdout)["providers"]) == len(every)
+
+
+def test_render_curl_with_ledger_only_says_where_curl_puts_the_ledger() -> None:
+    """`render -f curl --ledger-only` was told "--format json has each ledger in 'ledger'": right, but the curl the
+    user asked for carries the warnings too, as comments. Said now, and held to what curl writes and json holds."""
+    args = ["render", "configs/planner-trap.yaml", "-p", "ollama"]
+    refused_saying(run_cli([*args, "-f", "curl", "--ledger-only"], env=user_env(), cwd=ROOT),
+                   "--ledger-only is a pretty view", "-f curl writes the warnings as # comments above each command")
+    line = refused(run_cli([*args, "-f", "json", "--ledger-only"], env=user_env(), cwd=ROOT))
+    assert "curl" not in line
+    curl = run_cli([*args, "-f", "curl"], env=user_env(), cwd=ROOT).stdout
+    ledger = json.loads(run_cli([*args, "-f", "json"], env=user_env(), cwd=ROOT).stdout)["ledger"]
+    warned = [f"# warning {e['code']}: {e['message']}" for e in ledger if e["severity"] == "warning"]
+    assert warned and [line for line in curl.splitlines() if line.startswith("# warning")] == warned
