@@ -122,19 +122,27 @@ def _run(argv: list[str]) -> int:
         where = f"toolchoice {first} --help" if first in COMMANDS else "toolchoice --help"
         import re
 
+        instead = _option_instead(getattr(exc, "option_name", None), first)
+        if instead:  # click's nearest names would mislead (`compare --json`: "Possible options: --send")
+            exc.possibilities = None  # type: ignore[attr-defined]
         # click words some errors over lines, each choice after a tab ("Choose from:\n\tscenario,\n\trender"): one line
         message = re.sub(r"[ \t]*\n[ \t]*", " ", exc.format_message())  # type: ignore[attr-defined]
         where = f"see {where}"
         missing = getattr(getattr(exc, "param", None), "name", None)
         if missing == "provider" and type(exc).__name__ == "MissingParameter":  # what to give, before the help
             where = f"{_provider_hint(first, argv)}; {where}"
+        meant = _choice_meant(exc, argv) if type(exc).__name__ == "BadParameter" else None
+        if meant:  # `--dialect openai_agents`, `-f JSON`: the value it is one character or a case away from
+            where = f"did you mean {meant}? {where}"
         if first == "tools" and "--mcp" in argv[:-1] and " " not in argv[argv.index("--mcp") + 1]:
             # `--mcp npx -y server`: the command line not quoted, its words taken for options and arguments
             from .tools_cmd import mcp_quoted
 
             where = f"{mcp_quoted(argv[argv.index('--mcp') + 1:])}; {where}"
         elsewhere = _commands_taking(getattr(exc, "option_name", None), first)
-        if elsewhere:  # `send --dialect`: an option of other commands, which the line names
+        if instead:
+            where = f"{instead}; {where}"
+        elif elsewhere:  # `send --dialect`: an option of other commands, which the line names
             where = f"{getattr(exc, 'option_name')} is an option of {', '.join(elsewhere)}; {where}"
         error_line(f"{message} ({where})")
         return BAD_INPUT
@@ -161,6 +169,59 @@ def _provider_hint(command: str, argv: list[str]) -> str:
             hint = (f"name a provider: {folder} holds a run saved on {', '.join(saved)} (-p {saved[0]} replays it as "
                     "recorded; another id renders its history for that provider)")
     return hint
+
+
+def _choice_meant(exc: Exception, argv: list[str]) -> str | None:
+    """The choice a bad value of a choice option (or argument) likely meant, as a provider id's error names one:
+    the same word in another case or with _ for -, else difflib's nearest."""
+    param = getattr(exc, "param", None)
+    choices = [str(getattr(c, "value", c)) for c in getattr(getattr(param, "type", None), "choices", ())]
+    if not choices:
+        return None
+    opts = tuple(getattr(param, "opts", ()))
+    given = None
+    for i, arg in enumerate(argv):
+        name, eq, value = arg.partition("=")
+        if eq and name in opts and name.startswith("--"):
+            given = value
+        elif arg in opts and i + 1 < len(argv):
+            given = argv[i + 1]
+    if given is None and getattr(param, "param_type_name", "") == "argument":
+        given = next((arg for arg in argv[1:] if not arg.startswith("-") and arg not in choices), None)
+    if not given:
+        return None
+    folded = given.lower().replace("_", "-")
+    if folded in choices:
+        return folded
+    from toolchoice.providers.core.choice import did_you_mean
+
+    said = did_you_mean(folded, choices)
+    return said.removeprefix("did you mean ").removesuffix("?") if said else None
+
+
+_KEY_OPTIONS = ("--api-key", "--api_key", "--apikey", "--key", "--token")
+_FORMAT_WORDS = {"pretty": "pretty", "json": "json", "jsonl": "jsonl", "markdown": "markdown", "md": "markdown",
+                 "curl": "curl", "yaml": "yaml"}
+
+
+def _option_instead(option: str | None, given: str) -> str | None:
+    """What an option a new user reaches for is spelled as here: a format as an option of its own (`--json`) is
+    --format's value, and a key is never an option (it is read from the provider's variable)."""
+    if not option or given not in COMMANDS:
+        return None
+    if option in _KEY_OPTIONS:
+        return ("a key is never an option: each provider's is read from its variable, OPENAI_API_KEY, "
+                "ANTHROPIC_API_KEY, ...; `toolchoice doctor` lists them, docs/keys.md")
+    word = _FORMAT_WORDS.get(option.lstrip("-").lower())
+    if word is None or not option.startswith("--"):
+        return None
+    formats = [p for p in _command(None).commands[given].params if p.name == "format"]
+    if not formats:
+        return None
+    choices = [str(getattr(c, "value", c)) for c in getattr(formats[0].type, "choices", ())]
+    if word in choices:
+        return f"the output format is --format's value: -f {word}"
+    return f"--format takes {', '.join(choices)} here"
 
 
 def _commands_taking(option: str | None, given: str) -> list[str]:

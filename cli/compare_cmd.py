@@ -68,7 +68,7 @@ def compare(
     """Compare how one scenario lands on several providers (and, with --send, how each model behaved)."""
     from toolchoice.providers.core import dialects
 
-    from .inputs import refuse_provider_paths, scenario_with_override
+    from .inputs import refuse_provider_paths, scenario_chose, scenario_with_override
 
     dialect_name, settings = dialect_settings(dialect, drop_params, active_tools)
     described = dialects.dialect(dialect_name)
@@ -92,7 +92,8 @@ def compare(
         if described is not None:
             rebuild = dialect_rebuild(model, base_url, strict, no_emulate, capabilities, stream, allow_env, shown=True,
                                       gateway=gateway)
-            code, document = _compare_dialect(described, settings, rebuild, path, loaded, translations, format, many)
+            code, document = _compare_dialect(described, settings, rebuild, path, loaded, translations, format, many,
+                                              scenario_chose(provider, loaded))
             codes.append((path, code))
             if document is not None:
                 documents.append(document)
@@ -114,7 +115,7 @@ def compare(
         elif format is CompareFormat.markdown:
             write((f"### {shown_path(path)}\n\n" if many else "") + markdown(rows))
         else:
-            print_table(rows, f"{shown_path(path)} · dry run (nothing sent)",
+            print_table(rows, f"{shown_path(path)} · dry run (nothing sent){scenario_chose(provider, loaded)}",
                         ledgers={t.provider: t.ledger for t in translations})
         codes.append((path, exits.REFUSED if any(t.refused for t in translations) else exits.OK))
     if format is CompareFormat.json and documents:
@@ -130,7 +131,7 @@ def compare(
 
 def _compare_dialect(described: "DialectRow", settings: dict[str, Any], rebuild: Any, scenario_path: Path,
                      scenario: Scenario, translations: list[Translation], format: CompareFormat,
-                     many: bool) -> tuple[int, dict[str, Any] | None]:
+                     many: bool, chose: str = "") -> tuple[int, dict[str, Any] | None]:
     """One row per provider for what the dialect's library sends, with the API's tool_choice beside it.
     Returns (exit code, the JSON document when --format json)."""
     from toolchoice.providers.core.dialects import apply
@@ -151,6 +152,6 @@ def _compare_dialect(described: "DialectRow", settings: dict[str, Any], rebuild:
     elif format is CompareFormat.markdown:
         write((f"### {shown_path(scenario_path)}\n\n" if many else "") + markdown(rows, columns))
     else:
-        print_table(rows, f"{shown_path(scenario_path)} · dry run · {described.sends} (nothing sent)",
+        print_table(rows, f"{shown_path(scenario_path)} · dry run · {described.sends} (nothing sent){chose}",
                     columns, ledgers={t.provider: t.ledger for t in shown})
     return (exits.REFUSED if any(t.refused for t in shown) else exits.OK), document

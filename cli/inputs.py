@@ -89,6 +89,14 @@ def selected_providers(requested: Sequence[str] | None, scenario: Scenario) -> l
     return out
 
 
+def scenario_chose(requested: Sequence[str] | None, scenario: Scenario) -> str:
+    """A title's part when -p was left out and the scenario's providers: section chose fewer than every provider
+    (`init`'s starter names two: `compare scenario.yaml` showed openai and anthropic, and said nothing of why)."""
+    if requested or not scenario.providers or len(scenario.providers) >= len(PROVIDER_IDS):
+        return ""
+    return f" · {len(scenario.providers)} providers from its providers: (-p all: all {len(PROVIDER_IDS)})"
+
+
 def empty_providers(one: bool = False) -> ToolchoiceError:
     """-p given and holding no id (blank, or commas alone), as --model "" is refused."""
     return ToolchoiceError("-p is empty (an unset variable?)", hint="name the provider (-p openai)" if one else

@@ -9,6 +9,7 @@ the reply is judged against its tool_choice.
 from __future__ import annotations
 
 import sys
+from enum import Enum
 from pathlib import Path
 from typing import Any, List, Optional
 
@@ -18,9 +19,19 @@ from toolchoice.providers.core.model import Reply, ToolchoiceError, Translation
 
 from . import exits
 from .exits import handled
-from .options import ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, GATEWAY, MODEL, PROVIDER_ONE, TOOL_CHOICE, allowed_env
+from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, GATEWAY, MODEL, PROVIDER_ONE, TOOL_CHOICE, allowed_env,
+                      format_option)
 from .sample_view import print_ledger, print_reply
-from .send_cmd import FORMAT, OutputFormat
+
+
+class ParseFormat(str, Enum):
+    """parse's own formats: it took send's four and drew jsonl and markdown as pretty (its help said "pretty or
+    json")."""
+    pretty = "pretty"
+    json = "json"
+
+
+FORMAT = format_option(ParseFormat.pretty, "pretty or json")
 
 
 def read_bytes(path: Path, missing: str, folder: str) -> bytes:
@@ -148,7 +159,7 @@ def parse(
     model: Optional[List[str]] = MODEL,
     base_url: Optional[str] = BASE_URL,
     gateway: bool = GATEWAY,
-    format: OutputFormat = FORMAT,
+    format: ParseFormat = FORMAT,
     strict: bool = typer.Option(False, "--strict", help="Judge against the request as `send --strict` would build "
                                 "it (refused when its ledger has a warning)."),
     no_emulate: bool = typer.Option(False, "--no-emulate", help="Judge against the request as `send --no-emulate` "
@@ -218,7 +229,7 @@ def parse(
         extra_names += tuple(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", " ".join(settings.headers.values())))
         extra_names += (settings.api_key_env,) if settings.api_key_env else ()
     redactor = output_redactor(extra_names)
-    if format is OutputFormat.json:
+    if format is ParseFormat.json:
         from .output import write_json
 
         write_json(json_text(provider, reply, judged, translation, streamed, redactor))

@@ -131,7 +131,8 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
     if update and snapshot is None:
         raise ToolchoiceError("--update goes with --snapshot DIR")
     if ledger_only and format is not RenderFormat.pretty:
-        raise ToolchoiceError("--ledger-only is a pretty view", hint="--format json has each ledger in 'ledger'")
+        raise ToolchoiceError("--ledger-only is a pretty view", hint="--format json has each ledger in 'ledger'" + (
+            "; -f curl writes the warnings as # comments above each command" if format is RenderFormat.curl else ""))
     if snapshot is not None:
         rendered = []
         for path in scenario:

@@ -171,11 +171,26 @@ _FUNCTION_DICTS = ("{name, description, parameters} dicts (with strict given: la
                    "returns an OpenAI-format {type: function} dict unchanged, so strict would not reach it)")
 
 
-def _difference(wrapper: Wrapper, path: str, ours: Any, theirs: Any, strict: bool | None = None) -> LedgerEntry:
-    """One dialect.differs entry; tool lists are named, not dumped."""
+def _forced_name(choice: Any) -> str | None:
+    """The tool a wire tool_choice forces by name (Anthropic's {type: tool, name}, Bedrock's {tool: {name}}, the
+    OpenAI form's {type: function, function: {name}}), else None."""
+    if not isinstance(choice, dict):
+        return None
+    inner = choice.get("function") if choice.get("type") == "function" else choice.get("tool")
+    name = choice.get("name") if choice.get("type") == "tool" else inner.get("name") if isinstance(inner, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def _difference(wrapper: Wrapper, path: str, ours: Any, theirs: Any, strict: bool | None = None,
+                offered: tuple[str, ...] = ()) -> LedgerEntry:
+    """One dialect.differs entry; tool lists are named, not dumped. ``offered``: the tools the wrapper's request
+    declares (ChatAnthropic's tool_choice='required' forces a tool called required, which none is)."""
     if path != wrapper.tools_path:
-        return LedgerEntry("warning", "dialect.differs",
-                           f"{path}: {wrapper.name} sends {_shown(theirs)}; the API request sends {_shown(ours)}")
+        named = _forced_name(theirs) if path == wrapper.choice_path else None
+        undeclared = (f": a tool called '{named}', which the request does not declare"
+                      if named is not None and named not in offered else "")
+        return LedgerEntry("warning", "dialect.differs", f"{path}: {wrapper.name} sends {_shown(theirs)}{undeclared}; "
+                                                         f"the API request sends {_shown(ours)}")
     sent, api_sent = _tool_names(theirs), _tool_names(ours)
     if sent != api_sent:
         return LedgerEntry("warning", "dialect.differs",
@@ -354,7 +369,8 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     for path in wrapper.fields:
         ours, theirs = get_path(base.request.body, path), get_path(body, path)
         if ours != theirs and (base is api or path == wrapper.tools_path):
-            ledger.append(_difference(wrapper, path, ours, theirs, strict))
+            ledger.append(_difference(wrapper, path, ours, theirs, strict,
+                                      tuple(_tool_names(get_path(body, wrapper.tools_path)))))
     if base is not api:
         faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))
         ledger.append(LedgerEntry("warning", "dialect.differs", f"toolchoice refuses the API request ({faults}); "

@@ -123,7 +123,7 @@ WEATHER = str(CONFIGS / "weather.yaml")
      "(write parallel_tool_calls: false at the top level instead)\n"),
     (["render", WEATHER, "--tool-choice", "[get_weather]"],
      "toolchoice: error: --tool-choice: tool_choice must be a word, a tool name or an object, not list "
-     '["get_weather"] (write auto, none, required, a tool name, {tool: NAME} or {allowed: [...], mode: auto})\n'),
+     '["get_weather"] (a list of tool names, as pydantic-ai\'s tool_choice takes it, is written get_weather here)\n'),
     (["render", WEATHER, "--tool-choice", "{a: !!python/object/apply:os.system [touch toolchoice-pwned-marker]}"],
      "toolchoice: error: --tool-choice '{a: !!python/object/apply:os.system [touch toolchoice-pwn...' is not valid "
      "YAML/JSON: could not determine a constructor for the tag 'tag:yaml.org,2002:python/object/apply:os.system' "

@@ -119,17 +119,17 @@ def test_tool_choice_wire(yaml_choice: str, expected: dict, expected_codes: list
 
 def test_once_the_tools_are_narrowed_the_advice_is_only_the_system_prompt() -> None:
     """A named choice (or an allowed subset under required) is steered by offering only those tools; the warning
-    then no longer tells the user to "offer only that tool" nor says the model may call "any offered tool" (a new
-    user read the two entries as contradicting each other)."""
+    then no longer tells the user to "offer only the tool it must call" nor says the model may call "any offered
+    tool" (a new user read the two entries as contradicting each other)."""
     for choice, offered in (("tool_choice: get_weather\n", "only 'get_weather' offered"),
                             ("tool_choice: {allowed: [get_weather], mode: required}\n", "only the allowed tools offered")):
         t = render(choice)
         (entry,) = [e for e in t.ledger if e.code == "tool_choice.ignored"]
         assert f"with {offered} the model may still answer in text" in entry.message, entry.message
-        assert "offer only that tool" not in entry.message and "any offered tool" not in entry.message
+        assert "offer only the tool it must call" not in entry.message and "any offered tool" not in entry.message
         assert "tools.filtered" in codes(t)
     (unnarrowed,) = [e for e in render("tool_choice: required\n").ledger if e.code == "tool_choice.ignored"]
-    assert "offer only that tool" in unnarrowed.message  # nothing was narrowed: that advice still holds
+    assert "offer only the tool it must call" in unnarrowed.message  # nothing was narrowed: that advice still holds
 
 
 def test_none_says_tools_are_left_out() -> None:

@@ -102,8 +102,14 @@ def parse_tool_choice(value: Any, tool_names: tuple[str, ...], fail: Fail | None
         return named(word, spelled, bare=True)
     if isinstance(value, dict):
         return _parse_object(value, tool_names, fail, spelling, named)
-    raise fail(f"tool_choice must be a word, a tool name or an object, not {type(value).__name__} {spelling}",
-               "write auto, none, required, a tool name, {tool: NAME} or {allowed: [...], mode: auto}")
+    hint = "write auto, none, required, a tool name, {tool: NAME} or {allowed: [...], mode: auto}"
+    if isinstance(value, list) and value and all(isinstance(name, str) for name in value):
+        # pydantic-ai's ModelSettings(tool_choice=['a', 'b']): a call to one of them (docs/pydantic-ai.md)
+        hint = (f"a list of tool names, as pydantic-ai's tool_choice takes it, is written "
+                + (value[0] if len(value) == 1 else
+                   f"{{allowed: [{', '.join(value[:8])}{', ...' if len(value) > 8 else ''}], mode: required}}")
+                + " here")
+    raise fail(f"tool_choice must be a word, a tool name or an object, not {type(value).__name__} {spelling}", hint)
 
 
 def _declared(name: Any, tool_names: tuple[str, ...], fail: Fail, known: Any = None, bare: bool = False) -> str:

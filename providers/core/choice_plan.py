@@ -71,7 +71,7 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
     if mode == "required":
         if cap.required.usable:
             return ChoicePlan("required", tools)
-        _ignored(cap, "required", ledger, options, _measured(cap, "required"))
+        _ignored(cap, "required", ledger, options, _measured(cap, "required"), offered=_only(tools))
         return ChoicePlan("unset", tools, emulated=True)
     if mode == "named":
         assert choice.name is not None
@@ -96,7 +96,7 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
     want = "required" if choice.allowed_mode == "required" else "auto"
     if len(subset) == len(tools) and tools:
         if want == "required" and not cap.required.usable:
-            _ignored(cap, "required (allowed subset of every tool)", ledger, options)
+            _ignored(cap, "required (allowed subset of every tool)", ledger, options, offered=_only(tools))
             return ChoicePlan("unset", tools, emulated=True)
         ledger.info("tool_choice.mapped", f"the allowed subset is every declared tool: sent as {want}")
         return ChoicePlan(want, tools)
@@ -170,6 +170,11 @@ def _measured(cap: Capability, feature: str) -> str:
     return cap.feature(feature).note if cap.measured else ""
 
 
+def _only(tools: tuple[Tool, ...]) -> str:
+    """What the request offers when it is one tool already: "offer only that tool" would be no advice there."""
+    return f"only '{tools[0].name}' offered" if len(tools) == 1 else ""
+
+
 def _ignored(cap: Capability, what: str, ledger: Ledger, options: RenderOptions, measured: str = "",
              offered: str = "") -> None:
     """``offered``: what the request offers once the tools were already narrowed (then the only advice left is
@@ -186,7 +191,8 @@ def _ignored(cap: Capability, what: str, ledger: Ledger, options: RenderOptions,
         return
     ledger.warning("tool_choice.ignored",
                    f"{cap.title} cannot enforce tool_choice {what}{why}: sent without it, so the model may answer in "
-                   f"text or call any offered tool; state the requirement in the system prompt, or offer only that tool")
+                   "text or call any offered tool; state the requirement in the system prompt, or offer only the tool it "
+                   "must call")
 
 
 # the tools frameworks offer beside the user's, forcing a call on every step, whose call ends their loop
