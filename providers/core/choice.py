@@ -295,7 +295,7 @@ def parse_cli_value(text: str) -> Any:
         import yaml
 
         try:
-            return yaml.safe_load(stripped)
+            value = yaml.safe_load(stripped)
         except (yaml.YAMLError, RecursionError, ValueError, KeyError, AttributeError, TypeError, OverflowError) as exc:
             if isinstance(exc, yaml.MarkedYAMLError):
                 reason = exc.problem or exc.context
@@ -306,7 +306,48 @@ def parse_cli_value(text: str) -> Any:
             shown = text if len(text) <= 60 else text[:57] + "..."
             raise ToolchoiceError(f"--tool-choice {shown!r} is not valid YAML/JSON: {reason}",
                                   hint="quote it for the shell, e.g. --tool-choice '{tool: get_weather}'") from None
+        _bounded(value)
+        return value
     lowered = stripped.lower()
     if lowered in ("true", "false", "null", "~"):
         return {"true": True, "false": False}.get(lowered)
     return stripped
+
+
+MAX_VALUES = 1_000_000  # values after YAML aliases are expanded: yaml_input's bound on a scenario file, the same here
+
+
+def _bounded(value: Any) -> None:
+    """Refuse an option's YAML that, its aliases expanded, holds more than ``MAX_VALUES`` values or more than
+    ``expanded_bytes`` of text, as a scenario file's reader does (yaml_input.Reader): PyYAML makes an alias a
+    reference to its anchor's object, so nine aliases a level stand for 9**levels values, which quoting the value
+    (json.dumps) or walking it then writes out. Each list and mapping is counted once, its size kept by its id; a
+    loop back to one on the way counts once (parse_tool_choice names it)."""
+    from . import limits
+
+    sizes: dict[int, tuple[int, int]] = {}  # id -> (values, characters) once its children are counted
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        item, counted = stack.pop()
+        if not isinstance(item, (dict, list)):
+            continue
+        children = list(item.values()) if isinstance(item, dict) else item
+        if counted:
+            values = chars = 0
+            for child in children:
+                size = sizes.get(id(child), (1, 0)) if isinstance(child, (dict, list)) else (
+                    1, len(child) if isinstance(child, str) else 0)
+                values, chars = values + size[0], chars + size[1]
+            sizes[id(item)] = (values + 1, chars + sum(len(k) for k in item if isinstance(k, str))
+                               if isinstance(item, dict) else chars)
+        elif id(item) not in sizes:
+            sizes[id(item)] = (1, 0)  # on the way: a loop back to it counts once
+            stack.append((item, True))
+            stack.extend((child, False) for child in children)
+    values, chars = sizes.get(id(value), (1, 0))
+    hint = "YAML aliases (*name) repeat what they name: write the data out once"
+    if values > MAX_VALUES:
+        raise ToolchoiceError(f"--tool-choice: its YAML aliases expand to more than {MAX_VALUES} values", hint=hint)
+    if chars > limits.get("expanded_bytes"):
+        raise ToolchoiceError(f"--tool-choice: its YAML aliases expand to more than "
+                              f"{limits.shown('expanded_bytes')} of text", hint=limits.raise_hint("expanded_bytes"))
