@@ -7,6 +7,7 @@ short text can stand for billions of values), and the scenario reader's bound on
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,3 +41,38 @@ def test_aliases_in_tool_choice_are_bounded_as_in_a_scenario(value: str, said: s
     args = ["--dry-run"] if command == "run" else []
     line = refused(run_cli([command, TRAP, "-p", "openai", *args, "--tool-choice", value], env=user_env()))
     assert "--tool-choice" in line and said in line and "aliases" in line, line
+
+
+# ---- unbounded input: a Python caller's data reusing one list or string at many places -------------------------------
+
+def _shared(levels: int) -> list[Any]:
+    """One list of nine strings, then a list holding the one before nine times, ``levels`` times: 9**(levels + 1)
+    values once each reference is written out, from levels + 1 lists."""
+    value: list[Any] = ["x"] * 9
+    for _ in range(levels):
+        value = [value] * 9
+    return value
+
+
+def _with_examples(examples: Any) -> dict[str, Any]:
+    schema = {"type": "object", "properties": {"a": {"type": "string", "examples": examples}}}
+    return {"tools": [{"name": "f", "description": "d", "parameters": schema}],
+            "messages": [{"role": "user", "content": "hi"}]}
+
+
+@pytest.mark.parametrize(("data", "said"), [
+    (_with_examples(_shared(11)), "more than 1000000 values"),  # 282 billion values
+    (_with_examples(["y" * 1_000_000] * 100_000), "of text"),  # 100 GB of text from 1 MB
+], ids=["values", "text"])
+def test_load_scenario_dict_of_shared_objects_is_refused_before_writing_them_out(data: dict[str, Any],
+                                                                                  said: str) -> None:
+    """load_scenario_dict writes the data out as JSON, a line a value, then reads it as a file: a list holding one
+    list nine times, six levels deep (4.8 million values) was refused by the reader after 19 s and 347 MB, seven
+    levels after 179 s and 2.9 GB; eleven never. The same bounds (a million values, expanded_bytes of text) are now
+    counted first, each list once, and the refusal names the scenario before anything is written out."""
+    from toolchoice.providers import load_scenario_dict
+    from toolchoice.providers.core.model import ToolchoiceError
+
+    with pytest.raises(ToolchoiceError) as refused_:
+        load_scenario_dict(data)
+    assert said in refused_.value.message and str(refused_.value).startswith("scenario"), str(refused_.value)

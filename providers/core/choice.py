@@ -314,40 +314,18 @@ def parse_cli_value(text: str) -> Any:
     return stripped
 
 
-MAX_VALUES = 1_000_000  # values after YAML aliases are expanded: yaml_input's bound on a scenario file, the same here
-
 
 def _bounded(value: Any) -> None:
-    """Refuse an option's YAML that, its aliases expanded, holds more than ``MAX_VALUES`` values or more than
-    ``expanded_bytes`` of text, as a scenario file's reader does (yaml_input.Reader): PyYAML makes an alias a
-    reference to its anchor's object, so nine aliases a level stand for 9**levels values, which quoting the value
-    (json.dumps) or walking it then writes out. Each list and mapping is counted once, its size kept by its id; a
-    loop back to one on the way counts once (parse_tool_choice names it)."""
+    """Refuse an option's YAML that, its aliases expanded, holds more values or text than a scenario file may
+    (yaml_input.Reader's bounds): PyYAML makes an alias a reference to its anchor's object, so nine aliases a level
+    stand for 9**levels values, which quoting the value (json.dumps) or walking it then writes out."""
     from . import limits
+    from .bounded import MAX_VALUES, expanded_size
 
-    sizes: dict[int, tuple[int, int]] = {}  # id -> (values, characters) once its children are counted
-    stack: list[tuple[Any, bool]] = [(value, False)]
-    while stack:
-        item, counted = stack.pop()
-        if not isinstance(item, (dict, list)):
-            continue
-        children = list(item.values()) if isinstance(item, dict) else item
-        if counted:
-            values = chars = 0
-            for child in children:
-                size = sizes.get(id(child), (1, 0)) if isinstance(child, (dict, list)) else (
-                    1, len(child) if isinstance(child, str) else 0)
-                values, chars = values + size[0], chars + size[1]
-            sizes[id(item)] = (values + 1, chars + sum(len(k) for k in item if isinstance(k, str))
-                               if isinstance(item, dict) else chars)
-        elif id(item) not in sizes:
-            sizes[id(item)] = (1, 0)  # on the way: a loop back to it counts once
-            stack.append((item, True))
-            stack.extend((child, False) for child in children)
-    values, chars = sizes.get(id(value), (1, 0))
-    hint = "YAML aliases (*name) repeat what they name: write the data out once"
+    values, chars = expanded_size(value)
     if values > MAX_VALUES:
-        raise ToolchoiceError(f"--tool-choice: its YAML aliases expand to more than {MAX_VALUES} values", hint=hint)
+        raise ToolchoiceError(f"--tool-choice: its YAML aliases expand to more than {MAX_VALUES} values",
+                              hint="YAML aliases (*name) repeat what they name: write the data out once")
     if chars > limits.get("expanded_bytes"):
         raise ToolchoiceError(f"--tool-choice: its YAML aliases expand to more than "
                               f"{limits.shown('expanded_bytes')} of text", hint=limits.raise_hint("expanded_bytes"))
