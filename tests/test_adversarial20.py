@@ -6,6 +6,7 @@ short text can stand for billions of values), and the scenario reader's bound on
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -76,3 +77,62 @@ def test_load_scenario_dict_of_shared_objects_is_refused_before_writing_them_out
     with pytest.raises(ToolchoiceError) as refused_:
         load_scenario_dict(data)
     assert said in refused_.value.message and str(refused_.value).startswith("scenario"), str(refused_.value)
+
+
+# ---- unbounded input: a pattern whose repeats the regex package writes out --------------------------------------------
+
+HUGE_REPEATS = ["^a{3000000}$", "^(?:x|(b{1000}){1000})$", "^a{100000000}$"]
+
+
+def _weather_reply(city: str) -> str:
+    return json.dumps({"id": "c", "object": "chat.completion", "created": 1, "model": "m", "choices": [{
+        "index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": None, "tool_calls": [{
+            "id": "call_1", "type": "function", "function": {"name": "get_weather",
+                                                             "arguments": json.dumps({"city": city})}}]}}]})
+
+
+@pytest.mark.parametrize("pattern", HUGE_REPEATS)
+def test_a_pattern_whose_repeats_would_fill_memory_is_not_checked_and_said(tmp_path: Path, pattern: str) -> None:
+    """The regex package compiles a repeat {m} as m copies of what it repeats, ~270 bytes each, before any timeout
+    can count: '^a{3000000}$' took 2 s and 815 MB to compile, '^a{10000000}$' 11 s and 2.7 GB, '^a{100000000}$' never
+    finished (Python's re reads the same counts without writing them out). A tool's pattern, the user's or an MCP
+    server's, is matched against a model's arguments when the verdict checks them: such a pattern is now not compiled,
+    and the call is said "not checked" as for a pattern past pattern_seconds, one line naming it."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n  - name: get_weather\n    description: W\n    parameters:\n      type: object\n"
+                        f"      properties: {{city: {{type: string, pattern: {json.dumps(pattern)}}}}}\n"
+                        "      required: [city]\ntool_choice: required\nmessages:\n  - {role: user, content: hi}\n",
+                        encoding="utf-8")
+    reply = tmp_path / "reply.json"
+    reply.write_text(_weather_reply("aaa"), encoding="utf-8")
+    done = run_cli(["parse", str(reply), "-p", "openai", "-s", str(scenario), "-f", "json"], env=user_env())
+    assert done.returncode == 0, done.stdout + done.stderr
+    errors = json.loads(done.stdout)["verdict"]["calls"][0]["errors"]
+    said = [e for e in errors if pattern in e]
+    assert said and "not checked" in said[0] and "repeat" in said[0], errors
+
+
+@pytest.mark.parametrize("pattern", ["^b{3000000}$", "^(b{1000}){1000}$", "^b{100000000}$"])  # not compiled
+def test_the_mock_makes_arguments_for_a_huge_repeat_without_compiling_it(monkeypatch: pytest.MonkeyPatch,
+                                                                          pattern: str) -> None:
+    """The mock tries a few strings against a tool's pattern to make its arguments: a client's request holding
+    '^a{100000000}$' (a 300-byte body) had it compile that pattern, and the mock was killed by the system, its
+    memory gone; '^(a{1000}){1000}$' cut the connection after 28 s. The pattern is no longer handed to the regex
+    package, and the mock answers (the string it makes does not fit the pattern: the tries are a few plain words)."""
+    import httpx
+    import regex
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    compiled: list[str] = []
+    real = regex.compile
+    monkeypatch.setattr(regex, "compile", lambda p, *a, **k: (compiled.append(p), real(p, *a, **k))[1])
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "tool_choice": "required",
+            "tools": [{"type": "function", "function": {"name": "tag", "parameters": {
+                "type": "object", "properties": {"t": {"type": "string", "pattern": pattern}}, "required": ["t"]}}}]}
+    with running_mock("openai") as mock:
+        answer = httpx.post(f"{mock.base_url}/chat/completions", json=body, headers={"Authorization": "Bearer x"},
+                            timeout=30)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["choices"][0]["message"]["tool_calls"][0]["function"]["name"] == "tag"
+    assert pattern not in compiled
