@@ -136,3 +136,21 @@ def test_the_mock_makes_arguments_for_a_huge_repeat_without_compiling_it(monkeyp
     assert answer.status_code == 200, answer.text
     assert answer.json()["choices"][0]["message"]["tool_calls"][0]["function"]["name"] == "tag"
     assert pattern not in compiled
+
+
+def test_a_call_whose_arguments_were_not_checked_is_not_called_valid(tmp_path: Path) -> None:
+    """A call whose arguments could not be checked (a pattern past its bounds, a $ref to nowhere) kept its "schema:
+    ... arguments not checked" line in `-f json`'s calls[].errors alone: the verdict's reason said "called get_weather
+    with valid arguments" and the pretty output, which draws the reasons, never showed the line docs/limits.md
+    promises ("a `schema:` line says which pattern took too long"). The reason now says the arguments were not all
+    checked, and the line follows it."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n  - name: get_weather\n    description: W\n    parameters:\n      type: object\n"
+                        "      properties: {city: {type: string, pattern: '^c{3000000}$'}}\n      required: [city]\n"
+                        "tool_choice: required\nmessages:\n  - {role: user, content: hi}\n", encoding="utf-8")
+    reply = tmp_path / "reply.json"
+    reply.write_text(_weather_reply("ccc"), encoding="utf-8")
+    done = run_cli(["parse", str(reply), "-p", "openai", "-s", str(scenario)], env=user_env(columns=200))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "valid arguments" not in done.stdout and "arguments not all checked" in done.stdout, done.stdout
+    assert "schema: the pattern '^c{3000000}$'" in done.stdout, done.stdout
