@@ -17,13 +17,13 @@ from . import limits
 class SlowPattern(Exception):
     """A pattern that took longer than ``pattern_seconds`` on one value: the arguments are not checked."""
 
-    def __init__(self, pattern: str, where: str) -> None:
+    def __init__(self, pattern: str, where: str, huge: bool = False) -> None:
         super().__init__(pattern, where)
-        self.pattern, self.where = pattern, where
+        self.pattern, self.where, self.huge = pattern, where, huge  # huge: not compiled at all (MAX_PIECES)
 
     def line(self) -> str:
         shown = self.pattern if len(self.pattern) <= 80 else self.pattern[:77] + "..."
-        if self.pattern in _HUGE:
+        if self.huge:
             return (f"schema: the {self.where} {shown!r} repeats to more than {MAX_PIECES:,} pieces, which the regex "
                     "package would each build before matching (~270 bytes a piece): arguments not checked")
         return (f"schema: the {self.where} {shown!r} took more than {limits.shown('pattern_seconds')} on a call's "
@@ -136,8 +136,7 @@ def matcher(pattern: str, *, where: str = "pattern", whole: bool = False) -> Cal
     if pattern in _HUGE or pieces(pattern) > MAX_PIECES:
         if len(_HUGE) < 1024:
             _HUGE.add(pattern)
-            _SLOW.add(pattern)
-        raise SlowPattern(pattern, where)
+        raise SlowPattern(pattern, where, huge=True)
     seconds = min(limits.get("pattern_seconds"), REGEX_SECONDS_MOST)
     compiled = _compiled(pattern)
     if compiled is None:  # it compiled in Python's re (the schema was checked) but not here: as re reads it, unbounded
