@@ -351,3 +351,36 @@ def read_json_file(path: str | Path, what: str, *, hint: str | None = None, regu
     name = str(path)
     text = utf8_text(read_file(path, what, regular_only=regular_only), name, what, "JSON", hint)
     return json_documents(text, name, hint=hint)[0][1]
+
+
+MAX_VALUES = 1_000_000  # values of a scenario after YAML aliases are expanded (yaml_input.Reader's bound)
+
+
+def expanded_size(value: Any) -> tuple[int, int]:
+    """(values, characters of text) that ``value`` (JSON-like data: dicts, lists, scalars) holds once every shared
+    list or mapping is counted at each place it is used, as YAML aliases are read (PyYAML makes an alias a reference
+    to its anchor's object) or a Python caller reuses an object: counted without writing anything out, each list
+    and mapping once, its size kept by its id (so nine references a level, 9**levels values, cost a walk of the
+    levels). A loop back to a list or mapping on the way counts once (the readers name the loop). Text is what str
+    values and keys hold."""
+    sizes: dict[int, tuple[int, int]] = {}  # id -> (values, characters), once its children are counted
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        item, counted = stack.pop()
+        if not isinstance(item, (dict, list, tuple)):
+            continue
+        children = list(item.values()) if isinstance(item, dict) else item
+        if counted:
+            values, chars = 1, sum(len(k) for k in item if isinstance(k, str)) if isinstance(item, dict) else 0
+            for child in children:
+                size = sizes.get(id(child), (1, 0)) if isinstance(child, (dict, list, tuple)) else (
+                    1, len(child) if isinstance(child, str) else 0)
+                values, chars = values + size[0], chars + size[1]
+            sizes[id(item)] = (values, chars)
+        elif id(item) not in sizes:
+            sizes[id(item)] = (1, 0)  # on the way: a loop back to it counts once
+            stack.append((item, True))
+            stack.extend((child, False) for child in children)
+    if isinstance(value, (dict, list, tuple)):
+        return sizes[id(value)]
+    return 1, len(value) if isinstance(value, str) else 0

@@ -301,7 +301,7 @@ def parse_cli_value(text: str) -> Any:
         import yaml
 
         try:
-            return yaml.safe_load(stripped)
+            value = yaml.safe_load(stripped)
         except (yaml.YAMLError, RecursionError, ValueError, KeyError, AttributeError, TypeError, OverflowError) as exc:
             if isinstance(exc, yaml.MarkedYAMLError):
                 reason = exc.problem or exc.context
@@ -312,7 +312,26 @@ def parse_cli_value(text: str) -> Any:
             shown = text if len(text) <= 60 else text[:57] + "..."
             raise ToolchoiceError(f"--tool-choice {shown!r} is not valid YAML/JSON: {reason}",
                                   hint="quote it for the shell, e.g. --tool-choice '{tool: get_weather}'") from None
+        _bounded(value)
+        return value
     lowered = stripped.lower()
     if lowered in ("true", "false", "null", "~"):
         return {"true": True, "false": False}.get(lowered)
     return stripped
+
+
+
+def _bounded(value: Any) -> None:
+    """Refuse an option's YAML that, its aliases expanded, holds more values or text than a scenario file may
+    (yaml_input.Reader's bounds): PyYAML makes an alias a reference to its anchor's object, so nine aliases a level
+    stand for 9**levels values, which quoting the value (json.dumps) or walking it then writes out."""
+    from . import limits
+    from .bounded import MAX_VALUES, expanded_size
+
+    values, chars = expanded_size(value)
+    if values > MAX_VALUES:
+        raise ToolchoiceError(f"--tool-choice: its YAML aliases expand to more than {MAX_VALUES} values",
+                              hint="YAML aliases (*name) repeat what they name: write the data out once")
+    if chars > limits.get("expanded_bytes"):
+        raise ToolchoiceError(f"--tool-choice: its YAML aliases expand to more than "
+                              f"{limits.shown('expanded_bytes')} of text", hint=limits.raise_hint("expanded_bytes"))

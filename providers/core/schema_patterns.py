@@ -17,18 +17,27 @@ from . import limits
 class SlowPattern(Exception):
     """A pattern that took longer than ``pattern_seconds`` on one value: the arguments are not checked."""
 
-    def __init__(self, pattern: str, where: str) -> None:
+    def __init__(self, pattern: str, where: str, huge: bool = False) -> None:
         super().__init__(pattern, where)
-        self.pattern, self.where = pattern, where
+        self.pattern, self.where, self.huge = pattern, where, huge  # huge: not compiled at all (MAX_PIECES)
 
     def line(self) -> str:
         shown = self.pattern if len(self.pattern) <= 80 else self.pattern[:77] + "..."
+        if self.huge:
+            return (f"schema: the {self.where} {shown!r} repeats to more than {MAX_PIECES:,} pieces, which the regex "
+                    "package would each build before matching (~270 bytes a piece): arguments not checked")
         return (f"schema: the {self.where} {shown!r} took more than {limits.shown('pattern_seconds')} on a call's "
                 "text (Python's regex engines backtrack; the API's may not): arguments not checked")
 
 
 _SLOW: set[str] = set()  # patterns that once ran past the limit: not tried again in this process, so a reply of
 # many calls (or a proxy's stream of answers) costs pattern_seconds once per such pattern, not once per value
+_HUGE: set[str] = set()  # patterns refused before compiling: their repeats come to more than MAX_PIECES pieces
+# the regex package compiles a repeat {m} (and {m,}, {m,n}) as m copies of what it repeats, ~270 bytes each, before a
+# timeout can count: '^a{3000000}$' took 2 s and 815 MB, '^a{100000000}$' more memory than the machine had (Python's
+# re reads the counts without copying). A real pattern's repeats come to tens or hundreds of pieces.
+MAX_PIECES = 100_000
+_PAST = MAX_PIECES + 1  # counts stop here: a pattern of nested repeats makes numbers of as many digits as it has repeats
 
 
 # regex counts a timeout in microseconds in 64 bits: past ~9.2e12 seconds it times out at once, so
@@ -58,14 +67,76 @@ def _compiled(pattern: str) -> Any:
 
 
 def readable(pattern: str) -> bool:
-    """Whether the ``regex`` package reads ``pattern``: ``matcher`` then matches it in bounded time."""
-    return _compiled(pattern) is not None
+    """Whether the ``regex`` package reads ``pattern``: ``matcher`` then matches it in bounded time (or, for a
+    pattern of more than ``MAX_PIECES`` pieces, which is not compiled, raises SlowPattern)."""
+    return pieces(pattern) > MAX_PIECES or _compiled(pattern) is not None
+
+
+def pieces(pattern: str) -> int:
+    """At least how many pieces the regex package builds for ``pattern``, each repeat {m,...} counted m times (plus
+    once for its optional rest), the alternatives of a group added: read from the text alone in one pass (a pattern
+    neither re nor regex reads is still counted), so nothing is built to count it."""
+    levels: list[list[int]] = [[0, 0]]  # per open group: [its size so far, the size of its last atom]
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            if pattern[i - 1:i] in ("p", "P", "x", "N", "u", "U") and pattern[i:i + 1] == "{":
+                i = pattern.find("}", i) + 1 or n  # \p{Lu}, \x{10FFFF}, \N{name}: one atom
+            levels[-1][0] += 1
+            levels[-1][1] = 1
+            continue
+        if c == "[":
+            j = i + 1
+            j += pattern[j:j + 1] == "^"
+            j += pattern[j:j + 1] == "]"
+            while j < n and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            i = j + 1
+            levels[-1][0] += 1
+            levels[-1][1] = 1
+            continue
+        if c == "(":
+            levels.append([0, 0])
+        elif c == ")" and len(levels) > 1:
+            size = max(levels.pop()[0], 1)
+            levels[-1][0] = min(levels[-1][0] + size, _PAST)
+            levels[-1][1] = size
+        elif c == "{":
+            m = 0
+            j = i + 1
+            while j < n and pattern[j].isascii() and pattern[j].isdigit():
+                m = min(m * 10 + int(pattern[j]), _PAST)
+                j += 1
+            if j > i + 1 and j < n and pattern[j] in ",}":
+                close = pattern.find("}", j)
+                copies = m + (pattern[j] == ",")  # {m,} and {m,n}: m copies and the optional rest
+                last = levels[-1][1]
+                levels[-1][0] = min(levels[-1][0] + last * (copies - 1), _PAST)
+                levels[-1][1] = min(last * copies, _PAST)
+                i = (close + 1) if close != -1 else n
+                continue
+            levels[-1][0] += 1
+            levels[-1][1] = 1
+        elif c not in "|*+?^$":
+            levels[-1][0] += 1
+            levels[-1][1] = 1
+        i += 1
+    while len(levels) > 1:
+        size = levels.pop()[0]
+        levels[-1][0] = min(levels[-1][0] + size, _PAST)
+    return levels[0][0]
 
 
 def matcher(pattern: str, *, where: str = "pattern", whole: bool = False) -> Callable[[str], bool]:
     """``matches`` for one pattern and many texts: the limit read and the pattern compiled once."""
     if pattern in _SLOW:
         raise SlowPattern(pattern, where)
+    if pattern in _HUGE or pieces(pattern) > MAX_PIECES:
+        if len(_HUGE) < 1024:
+            _HUGE.add(pattern)
+        raise SlowPattern(pattern, where, huge=True)
     seconds = min(limits.get("pattern_seconds"), REGEX_SECONDS_MOST)
     compiled = _compiled(pattern)
     if compiled is None:  # it compiled in Python's re (the schema was checked) but not here: as re reads it, unbounded

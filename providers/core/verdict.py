@@ -390,6 +390,9 @@ def _categorize(scenario: Scenario, reply: Reply, offered: tuple[str, ...],
     bad = [c for c in checks if c["valid"] is False]
     if bad:
         return "invalid_arguments", [f"{c['name']}: {err}" for c in bad for err in c["errors"]]
+    unchecked = [f"{c['name']}: {err}" for c in checks for err in c["errors"] if err.startswith("schema:")]
+    if calls and unchecked:  # (a pattern past its bounds, a $ref to nowhere, a lark grammar): not called valid
+        return "obeyed", [f"{intent}: called {', '.join(names)}, arguments not all checked", *unchecked]
     if calls:
         return "obeyed", [f"{intent}: called {', '.join(names)} with valid arguments"]
     return "obeyed", [f"{intent}: answered without a tool call"]

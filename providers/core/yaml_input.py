@@ -15,13 +15,13 @@ from typing import Any, Iterator
 import yaml
 
 from . import limits as _limits
+from .bounded import MAX_VALUES  # values read after alias expansion (a file of nested aliases can mean billions)
 from .choice import did_you_mean
 from .model import ToolchoiceError
 
 MAX_BYTES = 8 * 1024 * 1024  # a scenario file; real ones are a few KB, a big tool catalogue well under 1 MB
 MAX_DEPTH = 100  # nesting of mappings/lists; real tool schemas stay under 20
 _COMPOSE_SAFE = 1000  # libyaml's composer recurses in C: no document nesting deeper than this reaches it
-MAX_VALUES = 1_000_000  # values read after alias expansion (a file of nested aliases can mean billions)
 CORE_TAG = "tag:yaml.org,2002:"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")  # C0 controls but tab, newline and carriage return
