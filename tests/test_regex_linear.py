@@ -1,0 +1,73 @@
+"""Patterns rewritten so that a text is read once, not from each of its places to its end (ReDoS audit, session 20):
+each reads every text as the pattern it replaced, written here as the truth (every text over the characters that
+matter up to a length, and seeded random ones), and answers a long adversarial text: the old patterns took about
+n^2 steps on these (8,000 characters: 38-424 ms; 1,000,000: hours), the new ones read it once (a structure
+argument, not a clock: a regression hangs, and the suite's hang watchdog names it)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+
+LONG = 1_000_000
+
+
+def _texts(alphabet: list[str], most: int, random_count: int, seed: int, random_most: int = 40) -> list[str]:
+    """Every text of up to ``most`` pieces of ``alphabet``, then ``random_count`` seeded random ones."""
+    texts = ["".join(p) for size in range(most + 1) for p in itertools.product(alphabet, repeat=size)]
+    rng = random.Random(seed)
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, random_most))) for _ in range(random_count)]
+    return texts
+
+
+def test_rich_words_read_as_rich_reads_them_and_a_text_of_spaces_once() -> None:
+    """word_breaks._WORD: rich's \\s*\\S+\\s* tried each place of a text of spaces alone up to its end."""
+    from toolchoice.cli.word_breaks import _WORD
+
+    old = re.compile(r"\s*\S+\s*")
+    for text in _texts([" ", "\n", "a"], 8, 2000, 20):
+        assert [m.span() for m in _WORD.finditer(text)] == [m.span() for m in old.finditer(text)], repr(text)
+    assert list(_WORD.finditer(" " * LONG)) == []
+    assert [m.span() for m in _WORD.finditer(" " * LONG + "a ")] == [(0, LONG + 2)]
+
+
+def test_version_numbers_are_read_as_before_and_a_run_of_digits_once() -> None:
+    """model_rules.VERSION_NUMBERS: \\d+[.-]\\d+ tried each digit of a long run up to its end."""
+    from toolchoice.providers.core.model_rules import VERSION_NUMBERS
+
+    old = re.compile(r"\d+[.-]\d+")
+    for text in _texts(["1", ".", "-", "a"], 6, 2000, 21):
+        assert [m.span() for m in VERSION_NUMBERS.finditer(text)] == [m.span() for m in old.finditer(text)], text
+    assert VERSION_NUMBERS.findall("9" * LONG) == []
+    assert VERSION_NUMBERS.findall("claude-" + "9" * LONG + ".5") == ["9" * LONG + ".5"]
+
+
+def test_click_line_breaks_are_joined_as_before_and_a_run_of_spaces_read_once() -> None:
+    """app.LINE_BREAK: [ \\t]*\\n[ \\t]* tried each place of a long run of spaces up to its end."""
+    from toolchoice.cli.app import LINE_BREAK
+
+    old = re.compile(r"[ \t]*\n[ \t]*")
+    for text in _texts([" ", "\t", "\n", "a"], 6, 2000, 22):
+        assert re.sub(LINE_BREAK, " ", text) == old.sub(" ", text), repr(text)
+        assert [m.span() for m in re.finditer(LINE_BREAK, text)] == [m.span() for m in old.finditer(text)], repr(text)
+    assert re.sub(LINE_BREAK, " ", " \t" * (LONG // 2)) == " \t" * (LONG // 2)
+    assert re.sub(LINE_BREAK, " ", "a" + " " * LONG + "\n b") == "a b"
+
+
+def test_an_html_pages_tags_and_title_are_read_as_before_and_unclosed_ones_once() -> None:
+    """reply._untagged and reply._title: <[^>]+> and <title[^>]*>(.*?)</title> (re.I, re.S) tried each "<" or
+    "<title" of a server's page up to its end where no ">" or "</title>" followed."""
+    from toolchoice.providers.core.reply import _title, _untagged
+
+    tags = re.compile(r"<[^>]+>")
+    title = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+    pieces = ["<title", "<TiTle", "</title>", "</TITLE>", "<", ">", "x", "\n", "/"]
+    for text in _texts(pieces, 4, 3000, 23, random_most=12) + _texts(["<", ">", "a"], 7, 0, 0):
+        assert _untagged(text) == tags.sub(" ", text), repr(text)
+        found = title.search(text)
+        assert _title(text) == (None if found is None else found.group(1)), repr(text)
+    assert _untagged("<" * LONG) == "<" * LONG
+    assert _untagged("<a>" + "<" * LONG) == " " + "<" * LONG
+    assert _title("<title>" * (LONG // 7)) is None
+    assert _title("<title " * (LONG // 7)) is None
