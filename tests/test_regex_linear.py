@@ -71,3 +71,42 @@ def test_an_html_pages_tags_and_title_are_read_as_before_and_unclosed_ones_once(
     assert _untagged("<a>" + "<" * LONG) == " " + "<" * LONG
     assert _title("<title>" * (LONG // 7)) is None
     assert _title("<title " * (LONG // 7)) is None
+
+
+def _old_shape_spans(text: str, json_text: bool, examples: bool) -> list[tuple[int, int, int]]:
+    """key_looks._shape_spans as it was (2026-11-28): each prefix tried with the rows' pattern to its end."""
+    from toolchoice.providers.core import key_looks as k
+
+    spans: list[tuple[int, int, int]] = []
+    at = 0
+    while (found := k._PREFIXES.search(text, at)) is not None:
+        start = found.start()
+        if start == 0 or text[start - 1] not in k._KEY_CHARS or (json_text and k._after_escape(text, start)):
+            whole = k._SHAPE_AT.match(text, start)
+            if whole is not None and (examples or not k._DOCUMENTED.fullmatch(whole.group())) and (
+                    k._read_as_key(whole.lastgroup, whole.group())):
+                spans.append((start, whole.end(), int(whole.lastgroup[1:])))
+                at = whole.end()
+                continue
+        at = start + 1
+    return spans
+
+
+def test_key_spans_are_found_as_before_and_a_dotted_token_of_many_ya29_read_once() -> None:
+    """key_looks._shape_spans: a ya29. token whose tail read as words was read again from each ya29. after a dot in
+    it, to its end (ya29. + 30 letters + . repeated: 16,000 characters 98 ms, a MB minutes, in the redaction of any
+    text); each is now read from a table made once. A later ya29. may still begin a key (its tail's pieces shorter)."""
+    from toolchoice.providers.core.key_looks import _shape_spans
+
+    pieces = ["ya29.", ".", "a" * 30, "A1" * 15, "Ab3x", "-", " ", "sk-", "AKIA", "\\n", "ya29"]
+    for k, text in enumerate(_texts(pieces, 4, 3000, 24, random_most=14)):
+        json_text = k % 2 == 0  # each kind of text read both ways: JSON (a key after an escape) or not
+        assert _shape_spans(text, json_text, not json_text) == _old_shape_spans(text, json_text, not json_text), text
+    later = "x ya29." + "a" * 1000 + ".ya29." + "A1" * 15
+    assert _shape_spans(later) == _old_shape_spans(later, True, False) == [(1008, len(later), 13)]
+    # at the edges: a first piece of 29 or 30, pieces of 4 characters on average or a little less, a key inside
+    tails = ["a" * 30, "A1" * 14 + "A", "Abcd" * 8, "Abcd" * 8 + "A", "A1" * 15, "sk-" + "Ab3x" * 6, "ya29", "", "-"]
+    for one, two in itertools.product(tails, repeat=2):
+        text = f"x ya29.{'a' * 400}.ya29.{one}.ya29.{two}.{'a' * 8}"
+        assert _shape_spans(text) == _old_shape_spans(text, True, False), text
+    assert _shape_spans("x " + ("ya29." + "a" * 30 + ".") * (LONG // 36)) == []
