@@ -110,3 +110,20 @@ def test_key_spans_are_found_as_before_and_a_dotted_token_of_many_ya29_read_once
         text = f"x ya29.{'a' * 400}.ya29.{one}.ya29.{two}.{'a' * 8}"
         assert _shape_spans(text) == _old_shape_spans(text, True, False), text
     assert _shape_spans("x " + ("ya29." + "a" * 30 + ".") * (LONG // 36)) == []
+
+
+def test_numbers_with_their_units_are_found_as_before_and_a_run_of_digits_and_commas_once() -> None:
+    """hanging.UNITS: the pattern, tried at each digit after a comma of "1,1,1,..." up to its end, took n^2 steps
+    (8,000 characters: 98 ms); its matches are now found from each run's first place a number may begin."""
+    from toolchoice.cli.hanging import UNITS
+
+    old = re.compile(r"95% CI \S+|(?<![\w.])\d[\d.,]* (?:ms|s|µs|%|[kMG]i?B|°C|km/h)(?![\w/])")
+    pieces = ["1", ",", ".", " ", "a", " ms", " %", "95% CI ", "/", "x9"]
+    overlapping = ["95% CI x95% CI 95% CI y", "95% CI 95% CI 1 ms", "1,95% CI 2 ms", "a1.5 s,2 ms,x3 %"]
+    for text in _texts(pieces, 4, 3000, 25, random_most=16) + overlapping:
+        assert [m.span() for m in UNITS.finditer(text)] == [m.span() for m in old.finditer(text)], repr(text)
+        assert UNITS.sub(lambda m: m.group().upper() + "|", text) == old.sub(lambda m: m.group().upper() + "|", text)
+    assert UNITS.findall(overlapping[0]) == old.findall(overlapping[0])
+    assert UNITS.search(overlapping[-1]).span() == old.search(overlapping[-1]).span()  # type: ignore[union-attr]
+    assert UNITS.findall("1," * (LONG // 2)) == []
+    assert UNITS.findall("a," + "1," * (LONG // 2) + "5 ms") == ["1," * (LONG // 2) + "5 ms"]
