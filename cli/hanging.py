@@ -7,14 +7,58 @@ and latency, probe's title), broken only between two of them."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable, Iterator
 
 from .word_breaks import wrap
 
 FALLBACK_INDENT = 4  # where a long label's text goes on: under a label wider than a third of the line
 # a unit that reads wrong split over two lines: "95%" ending one and "CI 57–100%" starting the next, and a number
 # and its unit ("362 ms" as "362" over "ms", "20 km/h", "21 °C")
-UNITS = re.compile(r"95% CI \S+|(?<![\w.])\d[\d.,]* (?:ms|s|µs|%|[kMG]i?B|°C|km/h)(?![\w/])")
+_UNIT_AT = re.compile(r"95% CI \S+|(?<![\w.])\d[\d.,]* (?:ms|s|µs|%|[kMG]i?B|°C|km/h)(?![\w/])")
+_CI = re.compile(r"(?=95% CI \S)")  # each place, overlapping ones too ("95% CI 95% CI x")
+_NUMBER_RUN = re.compile(r"[\d.,]+")
+_NUMBER_START = re.compile(r"(?<![\w.])\d")  # where the pattern's number may begin
+_UNIT_AFTER = re.compile(r" (?:ms|s|µs|%|[kMG]i?B|°C|km/h)(?![\w/])")
+
+
+class _Units:
+    """The matches of ``_UNIT_AT`` (search, findall, sub), found where that pattern finds them but read once: the
+    pattern, tried at each digit after a comma of a long run of digits and commas up to its end, took n^2 steps on
+    "1,1,1,..." (8,000 characters: 98 ms). A number's match ends where its run of digits, dots and commas ends, so
+    only the run's first place where a number may begin is tried (a later one fails where it failed); a match of
+    "95% CI" ends at a space, so no match ends inside such a run (the same matches: tests/test_regex_linear.py)."""
+
+    pattern = _UNIT_AT.pattern
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        starts = [found.start() for found in _CI.finditer(text)]
+        for run in _NUMBER_RUN.finditer(text):
+            first = _NUMBER_START.search(text, run.start(), run.end())
+            if first is not None and _UNIT_AFTER.match(text, run.end()):
+                starts.append(first.start())
+        at = 0
+        for start in sorted(starts):
+            if start >= at:
+                found = _UNIT_AT.match(text, start)
+                if found is not None:
+                    yield found
+                    at = found.end()
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return next(self.finditer(text), None)
+
+    def findall(self, text: str) -> list[str]:
+        return [found.group() for found in self.finditer(text)]
+
+    def sub(self, replace: Callable[[re.Match[str]], str], text: str) -> str:
+        out, at = [], 0
+        for found in self.finditer(text):
+            out += [text[at:found.start()], replace(found)]
+            at = found.end()
+        return "".join(out) + text[at:]
+
+
+UNITS = _Units()
 # private use: no space, one cell, no control; the Basic Multilingual Plane's, then planes 15 and 16: a text of n
 # characters holds at most n of them, so any text shorter than 137,468 characters leaves stand-ins free (a server's
 # reply once held the first 256, all there were, and compare --send's one-record-a-row layout ended in a ValueError)

@@ -181,7 +181,9 @@ def digits_past_limit(exc: ValueError) -> TooManyDigits | None:
 def digits_line(text: str) -> int | None:
     """The line of ``text`` where the first integer past Python's digit limit starts (for the error's file:line)."""
     limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
-    found = re.search(r"\d{%d,}" % (limit + 1), text) if limit else None
+    # from a run's first digit only (the same place: a later start in a run is as short where the first was): each
+    # digit of a shorter run was read up to limit + 1 further (a MB of 4,300-digit runs: 11.9 s; now ~20 ms)
+    found = re.search(r"(?<!\d)\d{%d,}" % (limit + 1), text) if limit else None
     return text.count("\n", 0, found.start()) + 1 if found else None
 
 
