@@ -6,8 +6,9 @@ replay's cost is the number of such readings times the history. A conversation o
 each reader it needs — its request judged once as the mock judges it (``har_conversations.follow``, which finds the
 conversations), imported once as a saved request (``saved_request.read_request``: the scenario, each step's
 warnings), its recorded response read once (``trace_har.read_response``) — and never again (a response read three
-times, a second scenario check per call: trial 19b/19j's cuts). The HAR is made here as openai-python sends a loop:
-each request the previous one's messages, the reply's assistant turn and the result."""
+times, a second scenario check per call: trial 19b/19j's cuts). The HAR's keys are redacted from each message of
+the history once, not once for each later call carrying it (trial 20b). The HAR is made here as openai-python sends
+a loop: each request the previous one's messages, the reply's assistant turn and the result."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from toolchoice.providers.core import saved_request, trace_har, trace_har_replay
 from toolchoice.providers.core.mock import judge as judge_module
 
 CALLS = 20
+KEY = "sk-proj-readsOnce0123456789abcdefABCDEF"  # the HAR's key: its redactor is built, as for any real HAR
 
 
 def _loop_har(path: Path, calls: int) -> Path:
@@ -39,12 +41,13 @@ def _loop_har(path: Path, calls: int) -> Path:
         reply = {"id": f"chatcmpl-{n}", "object": "chat.completion", "model": "gpt-4o-mini",
                  "choices": [{"index": 0, "message": message, "finish_reason": "stop" if last else "tool_calls"}]}
         entries.append({"request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions",
-                                    "headers": [], "postData": {"mimeType": "application/json",
+                                    "headers": [{"name": "Authorization", "value": f"Bearer {KEY}"}],
+                                    "postData": {"mimeType": "application/json",
                                                                 "text": json.dumps(body)}},
                         "response": {"status": 200, "content": {"mimeType": "application/json",
                                                                 "text": json.dumps(reply)}},
                         "time": 2})
-        messages = [*messages, message, {"role": "tool", "tool_call_id": call["id"], "content": f"{n} C"}]
+        messages = [*messages, message, {"role": "tool", "tool_call_id": call["id"], "content": f"result {n}: 3 C"}]
     path.write_text(json.dumps({"log": {"version": "1.2", "entries": entries}}), encoding="utf-8")
     return path
 
@@ -76,3 +79,27 @@ def test_each_call_of_the_conversation_is_read_once_by_each_reader(monkeypatch: 
     assert sorted(counts["read_request"]) == sorted(f"{path} log.entries[{i}]" for i in range(CALLS))
     assert counts["judge"] == [1 + 2 * n for n in range(CALLS)]
     assert counts["read_response"] == list(range(CALLS))
+
+
+def test_each_message_of_the_history_is_redacted_once_not_once_a_call(monkeypatch: pytest.MonkeyPatch,
+                                                                      tmp_path: Path) -> None:
+    """The HAR's keys are redacted from each imported call's scenario; a message the previous call sent the same is
+    not redacted again (``trace_har_replay._redacted_import``): a message's text is read by the redaction about once,
+    not once for each later call that carries it (at step 20 the first result was read 19 times)."""
+    from toolchoice.providers.core import key_looks
+
+    path = _loop_har(tmp_path / "loop.har", CALLS)
+    results = {f"result {n}: 3 C": 0 for n in range(1, CALLS)}
+    redact = key_looks.redact_patterns
+
+    def counted(text: str, *args: Any, **kwargs: Any) -> Any:
+        if text in results:
+            results[text] += 1
+        return redact(text, *args, **kwargs)
+
+    monkeypatch.setattr(key_looks, "redact_patterns", counted)
+    scenario, _ = trace_har_replay.replay_file(path, None, "openai")
+
+    assert scenario.loop is not None and all(text in repr(scenario.loop.results) for text in results)  # given back
+    assert KEY not in repr(scenario)
+    assert all(1 <= count <= 2 for count in results.values()), results  # each redacted with its first call
