@@ -208,9 +208,11 @@ def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call:
     """The scenario data (the first call's, with the loop) and, per step, (the recorded body for the transport, the
     reply file's content for another provider); ``notes`` gets each call's notes (later calls' warnings).
     ``response(call)``: ``trace_har.read_response``'s."""
-    from .trace_har import _redacted
-
-    imported = [_redacted(har, import_call(har, call)) for call in calls]
+    imported = []
+    before: tuple[list[Any], list[Any]] | None = None
+    for call in calls:
+        saved, before = _redacted_import(har, import_call(har, call), before)
+        imported.append(saved)
     seen = {(n.code, n.message) for n in notes}
     for step, saved in enumerate(imported, 1):
         for note in saved.notes:
@@ -263,6 +265,27 @@ def _scenario(har: Any, calls: list[Any], notes: list[LedgerEntry], import_call:
         loop["results"] = results
     first["loop"] = loop
     return first, replies
+
+
+def _redacted_import(har: Any, saved: Any, before: tuple[list[Any], list[Any]] | None
+                     ) -> tuple[Any, tuple[list[Any], list[Any]] | None]:
+    """``trace_har._redacted(har, saved)``, and (its messages as imported, as redacted) for the next call's: a
+    message the previous call sent the same is not redacted again (an agent's call holds the whole history before
+    it: every message was redacted once a call, ~12% of a 200-step replay). The same data: the redaction is each
+    string's own (``Redactor.data``: a string's patterns by the field it is under, its secrets searched alone; the
+    whole text's look only skips a walk that would find nothing), and no message is under a credential's field."""
+    from .trace_har import _redacted
+
+    redactor = _har_redactor(har)
+    messages = saved.data.get("messages")
+    if redactor is None or not isinstance(messages, list) or redactor.data(["messages"]) != ["messages"]:
+        return _redacted(har, saved), None
+    rest = _redacted(har, saved._replace(data={k: v for k, v in saved.data.items() if k != "messages"}))
+    kept = len(before[0]) if before is not None and messages[:len(before[0])] == before[0] else 0
+    shown = [*(before[1][:kept] if before is not None else ()), *(redactor.data(m) for m in messages[kept:])]
+    others = iter(rest.data.items())
+    data = dict(("messages", shown) if key == "messages" else next(others) for key in saved.data)
+    return rest._replace(data=data), (messages, shown)
 
 
 def _tool_key(tool: dict[str, Any]) -> str:
