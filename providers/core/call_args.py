@@ -162,6 +162,16 @@ def not_an_input(out: Path | None, name: str, *inputs: Any) -> None:
                                  "name another file")
 
 
+def sample_trace(value: Any, kind: type, *reads: Any) -> Any:
+    """``send``'s ``trace_out``: a file (a ``str`` or a path), for a new ``kind`` (``trace_export.SampleTrace``, given
+    by the caller: this module imports no job's), or a ``kind`` several sends share. Neither is a file the sends read
+    (``reads``: the scenario's own, those its tools' ``from:`` read): refused before anything is sent."""
+    if not isinstance(value, kind):
+        value = kind(Path(folder(value, "trace_out") or ""))  # a str or a path (None is not given here)
+    not_an_input(value.path, "trace_out", *reads)
+    return value
+
+
 def path_arg(value: Any, name: str = "path") -> Path:
     """A file or folder to read, given as a ``str`` or a path (``trace``'s FILE: ``import_saved``, ``import_trace``)."""
     if isinstance(value, (str, os.PathLike)) and not isinstance(value, bytes):
