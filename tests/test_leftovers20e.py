@@ -1,0 +1,167 @@
+"""Session 19's small leftovers (its closing note, "Smaller items"), each checked against truth from outside the code:
+
+- `send --trace-out`: the library's send job owns the check that the trace is no file the run reads (the scenario,
+  a file its tools' `from:` read), as `jobs.run` does, and writes the trace (`jobs.send(trace_out=...)`); the
+  command line still says it in one line naming `--trace-out`, exit 2. Truth: the files on disk, the requests a real
+  mock server on 127.0.0.1 logged, and the OTLP protobuf types reading the written trace.
+- A command to paste (`shell_word`) runs as printed in every shell installed here: dash (Debian's /bin/sh), bash,
+  zsh and fish, each a real process given `printf %s WORD`, its bytes compared with the name's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cli import refused, run_cli, user_env
+from toolchoice.providers import RenderOptions, load_scenario
+from toolchoice.providers.core import jobs, runner
+from toolchoice.providers.core.errors import ArgumentError
+from toolchoice.providers.core.mock.server import running_mock
+from toolchoice.providers.core.redaction import visible
+from toolchoice.providers.core.shell_word import shell_path, shell_word
+
+KEY = "sk-leftovers20e-0123456789abcdefghijklmn"
+TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+    "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
+
+
+def _scenario(folder: Path, name: str = "s.yaml", tools: str = "tools.json") -> Path:
+    """A scenario whose tools come from ``tools`` (an OpenAI tools file beside it)."""
+    (folder / tools).write_text(json.dumps(TOOLS), encoding="utf-8")
+    path = folder / name
+    path.write_text(f"tools:\n  - from: {tools}\ntool_choice: {{tool: get_weather}}\nmessages:\n"
+                    "  - {role: user, content: Weather in Paris?}\n", encoding="utf-8")
+    return path
+
+
+def _spans(document: dict) -> list[dict]:
+    """The spans, read by the OTLP protobuf types (the document parses as ExportTraceServiceRequest)."""
+    json_format = pytest.importorskip("google.protobuf.json_format")
+    service = pytest.importorskip("opentelemetry.proto.collector.trace.v1.trace_service_pb2")
+    import base64
+    import copy
+
+    as_base64 = copy.deepcopy(document)  # OTLP/JSON's hex ids, as protobuf's JSON mapping takes bytes: base64
+    for resource in as_base64["resourceSpans"]:
+        for scope in resource["scopeSpans"]:
+            for span in scope["spans"]:
+                for key in ("traceId", "spanId"):
+                    span[key] = base64.b64encode(bytes.fromhex(span[key])).decode()
+    message = json_format.Parse(json.dumps(as_base64), service.ExportTraceServiceRequest())
+    return [{"trace": span.trace_id.hex(), **{a.key: a.value.string_value for a in span.attributes}}
+            for r in message.resource_spans for s in r.scope_spans for span in s.spans]
+
+
+# ---- send's trace: the library's job ------------------------------------------------------------------------------
+
+def test_the_send_job_refuses_a_trace_over_a_file_it_reads_and_writes_its_own(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """`jobs.send(trace_out=...)`, as `jobs.run` takes it: the scenario's own file, or the tools file its `from:`
+    read, is refused (ArgumentError naming trace_out) before a request; another file gets one span per sample."""
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    path = _scenario(tmp_path)
+    scenario = load_scenario(path)
+    written = {p: p.read_bytes() for p in (path, tmp_path / "tools.json")}
+    with running_mock("openai") as mock:
+        [translation] = jobs.translations(scenario, ["openai"], RenderOptions(base_url=mock.base_url))
+        for out in (str(path), tmp_path / "." / "tools.json"):
+            with pytest.raises(ArgumentError) as caught:
+                jobs.send(scenario, translation, settings=runner.SendSettings(retries=0), trace_out=out)
+            said = str(caught.value)
+            assert caught.value.argument == "trace_out" and said.startswith("trace_out ") and "which this run reads" \
+                in said, said
+        assert mock.records == [] and {p: p.read_bytes() for p in written} == written
+        trace = tmp_path / "trace.json"
+        result = jobs.send(scenario, translation, repeat=3, settings=runner.SendSettings(retries=0),
+                           trace_out=str(trace))
+        assert len(mock.records) == 3
+    text = trace.read_text(encoding="utf-8")
+    assert result.code == 0 and KEY not in text and KEY[-12:] not in text
+    spans = _spans(json.loads(text))
+    assert [s["toolchoice.verdict"] for s in spans] == ["obeyed"] * 3
+    assert {s["toolchoice.provider"] for s in spans} == {"openai"} and len({s["trace"] for s in spans}) == 1
+
+
+def test_several_sends_share_one_trace_one_trace_per_scenario(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `trace_export.SampleTrace` several sends share (as `send a.yaml b.yaml --trace-out FILE` does): its caller
+    writes one document, a trace per scenario; each send refuses one over a file it reads, and
+    `call_args.sample_trace`, given every scenario, before any."""
+    from toolchoice.providers.core.call_args import sample_trace
+    from toolchoice.providers.core.trace_export import SampleTrace
+
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    paths = [_scenario(tmp_path, "a.yaml", "a.json"), _scenario(tmp_path, "b.yaml", "b.json")]
+    with pytest.raises(ArgumentError):
+        sample_trace(tmp_path / "b.yaml", SampleTrace, *paths)
+    shared = sample_trace(str(tmp_path / "trace.json"), SampleTrace, *paths)
+    with running_mock("openai") as mock:
+        for path, repeat in zip(paths, (1, 2)):
+            scenario = load_scenario(path)
+            [translation] = jobs.translations(scenario, ["openai"], RenderOptions(base_url=mock.base_url))
+            jobs.send(scenario, translation, repeat=repeat, settings=runner.SendSettings(retries=0), trace_out=shared)
+        with pytest.raises(ArgumentError):  # its tools file: refused by the send, as a path would be
+            jobs.send(scenario, translation, trace_out=SampleTrace(tmp_path / "b.json"))
+        assert len(mock.records) == 3
+    assert not (tmp_path / "trace.json").exists()  # the caller writes it
+    shared.write()
+    spans = _spans(json.loads((tmp_path / "trace.json").read_text(encoding="utf-8")))
+    assert len(spans) == 3 and len({s["trace"] for s in spans}) == 2
+
+
+def test_the_command_line_says_the_send_job_s_refusal_in_its_words(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check is the library's now; the command line's line is as it was: one line, `--trace-out`, exit 2; the
+    first scenario of two is refused with the second's file before anything is sent."""
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    a, b = _scenario(tmp_path, "a.yaml", "a.json"), _scenario(tmp_path, "b.yaml", "b.json")
+    with running_mock("openai") as mock:
+        env = user_env(OPENAI_API_KEY=KEY)
+        for out in (b, tmp_path / "a.json"):
+            line = refused(run_cli(["send", str(a), str(b), "-p", "openai", "--base-url", mock.base_url,
+                                    "--trace-out", str(out)], env=env), KEY)
+            assert line.startswith(f"toolchoice: error: --trace-out {out}: it is ") and "which this run reads" in line
+        assert mock.records == []
+        done = run_cli(["send", str(a), str(b), "-p", "openai", "--base-url", mock.base_url, "-n", "2",
+                        "--trace-out", str(tmp_path / "t.json")], env=env)
+    assert done.returncode == 0, done.stderr
+    spans = _spans(json.loads((tmp_path / "t.json").read_text(encoding="utf-8")))
+    assert len(spans) == 4 and len({s["trace"] for s in spans}) == 2
+
+
+# ---- a command to paste, in every shell here ----------------------------------------------------------------------
+
+NAMES = ["plain.har", "it's here.yaml", "", "-x.yaml", "back\\slash", "two\\\\back", "end\\", "q\\'x",
+         "a\x1b[31mb\nc\td 'e\u202e.har", "100%\x1b%d", "caf\u00e9\x1b\u2028", "$HOME`id`\"\x07\x7f",
+         "-\x1b", "\\\x1b'\\", os.fsdecode(b"raw\xff\x1b.yaml"), "mid\nline", "\x1b9\x1b12"]
+ENDS_IN_NEWLINE = ["ends\n", "a\x1b\n\n"]  # no one-line word of dash's or fish's: a $'...' word, bash's and zsh's
+SHELLS = {"dash": NAMES, "bash": NAMES + ENDS_IN_NEWLINE, "zsh": NAMES + ENDS_IN_NEWLINE, "fish": NAMES}
+
+
+def test_a_word_shows_no_control_character_and_stays_one_line() -> None:
+    for name in NAMES + ENDS_IN_NEWLINE:
+        word = shell_word(name)
+        assert visible(word) == word and "\n" not in word and "\t" not in word, (name, word)
+    assert shell_word("plain.har") == "plain.har" and shell_word("it's") == "'it'\"'\"'s'"  # shlex.quote's, as before
+    assert shell_path("-x\x1b").startswith("\"$(printf './-x")
+
+
+@pytest.mark.parametrize("shell", sorted(SHELLS))
+def test_a_word_reads_back_as_the_name_in_each_shell(shell: str) -> None:
+    """Each word, as printed, given to `printf %s` in a real `shell -c`: the bytes it prints are the name's. `/` can
+    be in no file name, so it parts them. zsh and fish are no pip package and not installed here (Debian packages
+    the brief did not allow): their runs are skipped where they are missing, and run where they are present."""
+    found = shutil.which(shell)
+    if found is None:
+        pytest.skip(f"{shell} is not installed on this machine (a system package; none on PyPI)")
+    names = SHELLS[shell]
+    script = "; ".join(f"printf %s {shell_word(name)}; printf %s /" for name in names)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C.UTF-8", "HOME": "/nonexistent"}
+    out = subprocess.run([found, "-c", script], capture_output=True, env=env, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split(b"/")[:-1] == [os.fsencode(name) for name in names]
