@@ -165,3 +165,40 @@ def test_a_word_reads_back_as_the_name_in_each_shell(shell: str) -> None:
     out = subprocess.run([found, "-c", script], capture_output=True, env=env, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split(b"/")[:-1] == [os.fsencode(name) for name in names]
+
+
+# ---- the JSON documents name a field, not an option nor a Python call ------------------------------------------------
+
+def _messages(data: object) -> list[str]:
+    """Every ``message`` of a JSON document (its notes, its ledgers), wherever it is."""
+    if isinstance(data, dict):
+        return [*([data["message"]] if isinstance(data.get("message"), str) else []),
+                *(m for v in data.values() for m in _messages(v))]
+    return [m for v in data for m in _messages(v)] if isinstance(data, list) else []
+
+
+def test_the_json_documents_name_the_field_where_the_lines_name_the_option(tmp_path: Path) -> None:
+    """A HAR's entry at a host toolchoice does not know: the note says what to give. The lines a person reads say the
+    command line's option (-p PROVIDER), a Python caller's record its argument (provider=...); the JSON documents,
+    `trace FILE.har -f json` and `run --replay -f json`, said the Python call's words to a command-line reader. They
+    name the field now, as the document's rows hold it (`provider`), and the library's `to_json()` is the same."""
+    from toolchoice.providers.core import trace_har
+
+    har = json.loads((Path(__file__).parent / "data" / "har" / "sdk-session.har").read_text(encoding="utf-8"))
+    stranger = json.loads(json.dumps(har["log"]["entries"][7]))
+    stranger["request"]["url"] = "https://llm.internal.example/v1/models/gemini-3.5-flash:generateContent"
+    har["log"]["entries"].insert(0, stranger)
+    path = tmp_path / "with-stranger.har"
+    path.write_text(json.dumps(har), encoding="utf-8")
+    tail = "not read; give {}, the API it speaks"
+    listed = json.loads(run_cli(["trace", str(path), "-f", "json"]).stdout)
+    replayed = json.loads(run_cli(["run", "--replay", str(path), "--trace-id", "1", "-p", "openai", "-f", "json"]).stdout)
+    for document in (listed, replayed):
+        said = [m for m in _messages(document) if "a host toolchoice does not know" in m]
+        assert said and all(m.endswith(tail.format("provider")) for m in said), said
+    listing = trace_har.import_har(path)
+    assert listing.to_json() == {key: listed[key] for key in ("samples", "notes", "replay")}
+    [note] = [n for n in listing.notes if n.code == "har.unknown_host"]
+    assert note.message.endswith(tail.format("provider=..."))  # the Python caller's record, as it was
+    drawn = run_cli(["trace", str(path)], env=user_env(200))
+    assert tail.format("-p PROVIDER") in drawn.stdout  # the lines, as they were
