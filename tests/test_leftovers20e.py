@@ -202,3 +202,28 @@ def test_the_json_documents_name_the_field_where_the_lines_name_the_option(tmp_p
     assert note.message.endswith(tail.format("provider=..."))  # the Python caller's record, as it was
     drawn = run_cli(["trace", str(path)], env=user_env(200))
     assert tail.format("-p PROVIDER") in drawn.stdout  # the lines, as they were
+
+
+# ---- pyflakes: a matcher's needles, cut off by a stray line -----------------------------------------------------------
+
+def test_a_rule_pattern_s_needles_hold_every_match_python_s_re_finds() -> None:
+    """pyflakes named undefined names in model_rule_match: a stray `def search(...)` line had cut `_needles` short,
+    so a pattern with a group of plain alternatives (41 of the rules' 63) got None, no needles, and every model id
+    was searched with the compiled regex (the prefilter the module exists for never ran; the answers were right).
+    Truth: Python's re, over every rule's and end of life's pattern and ids made from each one's needles."""
+    import re
+
+    from toolchoice.providers.core import model_rule_data, model_rule_match
+
+    patterns = [r.pattern for r in (*model_rule_data.RULES, *model_rule_data.END_OF_LIFE)]
+    assert model_rule_match._needles("claude-(?:fable|mythos)-5") == ("claude-fable-5", "claude-mythos-5")  # as said
+    needles = {p: model_rule_match._needles(p) for p in patterns}
+    assert all(isinstance(n, tuple) for n in needles.values())
+    assert sum(1 for p in patterns if "(?:" in p and needles[p]) >= 30
+    ids = {f"{head}{needle}{tail}" for found in needles.values() for needle in found
+           for head in ("", "us.anthropic.", "x") for tail in ("", "-20260101", "-1", "1", "-latest")}
+    for pattern in patterns:
+        for model in ids:
+            found = re.search(pattern, model) is not None
+            assert model_rule_match.search(pattern, model) is found, (pattern, model)
+            assert not found or not needles[pattern] or any(n in model for n in needles[pattern]), (pattern, model)
