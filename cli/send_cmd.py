@@ -149,10 +149,6 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
     loaded = scenario_with_override(scenario, tool_choice, live=True, allow_env=allow_env, command="send")
     translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
                                      stream, allow_env, gateway=gateway)[0]
-    if translation.refused and format is OutputFormat.pretty:
-        from .output import print_pretty
-
-        print_pretty([translation], {p: c.title for p, c in CAPABILITIES.items()})
     progress = (_Progress(repeat, f"{provider} × {repeat}")
                 if repeat > 1 and not translation.refused and sys.stderr.isatty() else None)
     settings = send_settings(timeout, retries, concurrency)
@@ -196,8 +192,10 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
         emit(sample_markdown.refused(provider, translation) if result.translation.refused else
              sample_markdown.sample(provider, translation, result.samples[0], raw) if result.collected is None else
              sample_markdown.repeat(provider, translation, result.collected, raw), result.secrets)
-    elif result.translation.refused:
-        pass
+    elif result.translation.refused:  # drawn once the job returned: it says a bad argument (--trace-out) first
+        from .output import print_pretty
+
+        print_pretty([translation], {p: c.title for p, c in CAPABILITIES.items()})
     elif result.collected is None:
         emit_pretty(lambda c: print_sample(c, provider, translation, result.samples[0], raw), result.secrets)
     else:

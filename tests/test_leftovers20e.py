@@ -127,6 +127,11 @@ def test_the_command_line_says_the_send_job_s_refusal_in_its_words(tmp_path: Pat
                                     "--trace-out", str(out)], env=env), KEY)
             assert line.startswith(f"toolchoice: error: --trace-out {out}: it is ") and "which this run reads" in line
         assert mock.records == []
+        # a translation the job refuses (Cohere has no named tool_choice; --strict refuses the emulation): the
+        # refusal was drawn before the job said its argument's; now the one line alone, as before the move
+        line = refused(run_cli(["send", str(a), "-p", "cohere", "--strict", "--trace-out", str(tmp_path / "a.json")],
+                               env=user_env(COHERE_API_KEY=KEY)), KEY)
+        assert "--trace-out" in line and "which this run reads" in line
         done = run_cli(["send", str(a), str(b), "-p", "openai", "--base-url", mock.base_url, "-n", "2",
                         "--trace-out", str(tmp_path / "t.json")], env=env)
     assert done.returncode == 0, done.stderr
