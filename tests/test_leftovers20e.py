@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from cli import refused, run_cli, user_env
-from toolchoice.providers import RenderOptions, load_scenario
+from toolchoice.providers import RenderOptions, WrongArgument, load_scenario
 from toolchoice.providers.core import jobs, runner
 from toolchoice.providers.core.errors import ArgumentError
 from toolchoice.providers.core.mock.server import running_mock
@@ -76,6 +76,9 @@ def test_the_send_job_refuses_a_trace_over_a_file_it_reads_and_writes_its_own(tm
             said = str(caught.value)
             assert caught.value.argument == "trace_out" and said.startswith("trace_out ") and "which this run reads" \
                 in said, said
+        for wrong in (jobs.send, lambda *a, **k: jobs.run(scenario, ["openai"], **k)):  # a file, not a folder
+            with pytest.raises(WrongArgument, match=r"^trace_out: give a file \(str or Path\), not int"):
+                wrong(scenario, translation, trace_out=5)
         assert mock.records == [] and {p: p.read_bytes() for p in written} == written
         trace = tmp_path / "trace.json"
         result = jobs.send(scenario, translation, repeat=3, settings=runner.SendSettings(retries=0),
@@ -197,7 +200,8 @@ def test_the_json_documents_name_the_field_where_the_lines_name_the_option(tmp_p
     path.write_text(json.dumps(har), encoding="utf-8")
     tail = "not read; give {}, the API it speaks"
     listed = json.loads(run_cli(["trace", str(path), "-f", "json"]).stdout)
-    replayed = json.loads(run_cli(["run", "--replay", str(path), "--trace-id", "1", "-p", "openai", "-f", "json"]).stdout)
+    replayed = json.loads(run_cli(["run", "--replay", str(path), "--trace-id", "1", "-p", "openai", "-f", "json"]
+                                  ).stdout)
     for document in (listed, replayed):
         said = [m for m in _messages(document) if "a host toolchoice does not know" in m]
         assert said and all(m.endswith(tail.format("provider")) for m in said), said
@@ -209,7 +213,7 @@ def test_the_json_documents_name_the_field_where_the_lines_name_the_option(tmp_p
     assert tail.format("-p PROVIDER") in drawn.stdout  # the lines, as they were
 
 
-# ---- pyflakes: a matcher's needles, cut off by a stray line -----------------------------------------------------------
+# ---- pyflakes: a matcher's needles, cut off by a stray line -------------------------------------------------------
 
 def test_a_rule_pattern_s_needles_hold_every_match_python_s_re_finds() -> None:
     """pyflakes named undefined names in model_rule_match: a stray `def search(...)` line had cut `_needles` short,

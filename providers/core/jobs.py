@@ -535,7 +535,7 @@ def run(scenario: Scenario, providers: Sequence[str] | None = None, options: Loo
     from .loop_records import redact_runs
 
     scenario, settings = call_args.scenario_arg(scenario), call_args.send_settings(settings, runner.SendSettings)
-    save, trace_out = call_args.folder(save), call_args.folder(trace_out, "trace_out")
+    save, trace_out = call_args.folder(save), call_args.folder(trace_out, "trace_out", "a file")
     check_repeat(repeat)
     providers = _chosen(scenario, call_args.provider_ids(providers))
     options = call_args.loop_options(options, loop.LoopOptions)
