@@ -16,7 +16,7 @@ from toolchoice.providers.core.runner import Job as ProviderRun
 from toolchoice.providers.core.translation import compact
 
 from . import exits, heap
-from .output import choice_text, shown_path, write, write_json
+from .output import choice_text, shown_path, write_json
 from .sample_view import emit, emit_pretty
 from toolchoice.providers.core.json_text import dumps_indented
 

@@ -64,7 +64,7 @@ def init(
     from toolchoice.providers.core.shell_word import shell_path
 
     schema = resources.files("toolchoice.cli").joinpath("schemas", "scenario.schema.json")
-    # the name as the commands to paste say it: one shell word that runs as printed, its controls as $'...' escapes
+    # the name as the commands to paste say it: one shell word that runs as printed, its controls as octal escapes
     # (raw, an ESC made the file one its own reader refused, and a newline ended the comment, the rest of the name
     # read as YAML; written out as \u001b, the command named another file)
     pasted = "scenario.yaml" if file is None or str(file) == "-" else shell_path(file)

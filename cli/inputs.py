@@ -3,7 +3,6 @@ provider list, per-provider models and a capability overlay."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any, Sequence
 

@@ -80,7 +80,6 @@ def verdict_text(v: dict[str, Any] | None) -> Any:
 
 def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | None, verdict_line: bool = True) -> None:
     """The calls table, text, finish reason, tokens and the verdict with its reasons."""
-    from rich.table import Table
     from rich.text import Text
 
     if reply.choices:  # n > 1: each choice drawn with its own verdict, then the whole reply's

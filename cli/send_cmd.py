@@ -8,10 +8,9 @@ the transport's redaction. httpx, rich and jsonschema are imported inside the fu
 from __future__ import annotations
 
 import sys
-import time
 from enum import Enum
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
@@ -26,6 +25,9 @@ from .output import write, write_json
 from .render_cmd import RenderFormat, build_translations, draw
 from .sample_view import emit, emit_pretty, print_repeat, print_sample
 from toolchoice.providers.core.json_text import dumps_indented
+
+if TYPE_CHECKING:
+    from toolchoice.providers.core.trace_export import SampleTrace
 
 
 class OutputFormat(str, Enum):
@@ -96,10 +98,12 @@ def send(
     codes = []
     documents = []
     many = len(scenario) > 1
-    traced: dict[str, Any] | None = {"items": [], "secrets": {}, "out": trace_out} if trace_out is not None else None
-    from toolchoice.providers.core.call_args import not_an_input
+    traced = None
+    if trace_out is not None:  # one trace of every scenario's samples, none of which it may be (said before a send)
+        from toolchoice.providers.core.call_args import sample_trace
+        from toolchoice.providers.core.trace_export import SampleTrace
 
-    not_an_input(trace_out, "trace_out", *scenario)  # a scenario written over with the trace: gone
+        traced = sample_trace(trace_out, SampleTrace, *scenario)
     for path in scenario:
         folder = save / Path(str(path)).stem if save is not None and many else save
         code, document = _send_one(path, provider, tool_choice, model, base_url, timeout, retries, repeat,
@@ -110,10 +114,8 @@ def send(
         codes.append((path, code))
         if document is not None:
             documents.append({"scenario": str(path), **document})
-    if traced is not None and trace_out is not None:
-        from toolchoice.providers.core.trace_export import samples_document, write_document
-
-        write_document(trace_out, samples_document(traced["items"]), traced["secrets"])
+    if traced is not None:
+        traced.write()
     if many and format is SendFormat.json:
         write_json(dumps_indented(documents))
     elif many and format is SendFormat.jsonl:
@@ -137,32 +139,21 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
               no_emulate: bool, capabilities: Optional[Path], print_json: bool,
               all_results: bool = False, stream: bool = False,
               allow_env: Optional[List[str]] = None,
-              traced: dict[str, Any] | None = None, gateway: bool = False) -> tuple[int, dict[str, Any] | None]:
+              traced: SampleTrace | None = None, gateway: bool = False) -> tuple[int, dict[str, Any] | None]:
     """One scenario sent (``jobs.send``) and drawn (JSON only when ``print_json``); returns (exit code,
-    the JSON document). ``traced``: --trace-out's collection, each sample appended
-    with its scenario, translation and end time (the first ``runner.RESULTS_KEPT``)."""
+    the JSON document). ``traced``: --trace-out's ``trace_export.SampleTrace``, which every scenario's send adds to."""
     from toolchoice.providers.core import jobs, runner
 
     from .inputs import scenario_with_override, send_settings
 
     loaded = scenario_with_override(scenario, tool_choice, live=True, allow_env=allow_env, command="send")
-    if traced is not None:  # nor a file its tools' from: read (known once it is read: before anything is sent)
-        from toolchoice.providers.core.call_args import not_an_input
-
-        not_an_input(traced["out"], "trace_out", *loaded.files_read)
     translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
                                      stream, allow_env, gateway=gateway)[0]
-    if translation.refused and format is OutputFormat.pretty:
-        from .output import print_pretty
-
-        print_pretty([translation], {p: c.title for p, c in CAPABILITIES.items()})
     progress = (_Progress(repeat, f"{provider} × {repeat}")
                 if repeat > 1 and not translation.refused and sys.stderr.isatty() else None)
     settings = send_settings(timeout, retries, concurrency)
 
     def on_sample(sample: Any) -> None:
-        if traced is not None and len(traced["items"]) < runner.RESULTS_KEPT:
-            traced["items"].append((loaded, translation, sample, time.time_ns()))
         if progress is not None:
             progress.advance(sample.verdict["category"] == "obeyed")
 
@@ -177,15 +168,13 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
         return jobs.send(loaded, translation, repeat=repeat, settings=settings, save=save,
                          keep=0 if lines else None if all_results else runner.RESULTS_KEPT, raw=raw,
                          min_obeyed=min_obeyed, on_result=on_result if lines else None,
-                         on_sample=on_sample if progress is not None or traced is not None else None)
+                         on_sample=on_sample if progress is not None else None, trace_out=traced)
 
     if progress is not None:
         with progress:
             result = send()
     else:
         result = send()
-    if traced is not None:
-        traced["secrets"].update(result.secrets)
     document = None
     if format is OutputFormat.jsonl:  # one sample: its document; many: the tally's, every result already a line
         last = result.document(raw)
@@ -203,8 +192,10 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
         emit(sample_markdown.refused(provider, translation) if result.translation.refused else
              sample_markdown.sample(provider, translation, result.samples[0], raw) if result.collected is None else
              sample_markdown.repeat(provider, translation, result.collected, raw), result.secrets)
-    elif result.translation.refused:
-        pass
+    elif result.translation.refused:  # drawn once the job returned: it says a bad argument (--trace-out) first
+        from .output import print_pretty
+
+        print_pretty([translation], {p: c.title for p, c in CAPABILITIES.items()})
     elif result.collected is None:
         emit_pretty(lambda c: print_sample(c, provider, translation, result.samples[0], raw), result.secrets)
     else:

@@ -24,7 +24,6 @@ Facts this module relies on (botocore ``data/bedrock-runtime/2023-09-30/service-
 from __future__ import annotations
 
 import functools
-import json
 import re
 from typing import Any
 from urllib.parse import quote

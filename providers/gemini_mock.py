@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .core.model import HistoryCall, LedgerEntry, Message, NativeTool, ProviderSettings, ReasoningItem, ThinkingSetting
+from .core.model import HistoryCall, LedgerEntry, Message, ProviderSettings, ReasoningItem, ThinkingSetting
 
 
 MOCK_BASE_PATH = ""  # google-genai's http_options base_url: it adds /v1beta (or /v1) itself

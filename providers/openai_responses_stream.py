@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .core import translation
-from .core.model import ProviderError, ToolCall
+from .core.model import ProviderError, ServerCall, ToolCall
 from .core.parsing import StreamAssembler, caller_of, custom_display
 from .openai_responses_reply import SERVER_CALLS, _failure, _finish, _usage, parse_reply, server_call
 

@@ -18,7 +18,7 @@ import pytest
 import toolchoice.providers
 from toolchoice.providers import (RenderOptions, SendSettings, ToolChoice, ToolchoiceError, WrongArgument,
                                   load_scenario_dict)
-from toolchoice.providers.core import jobs, loop, loop_records, loop_replay, runner
+from toolchoice.providers.core import jobs, loop, loop_records, loop_replay, runner, trace_export
 from toolchoice.providers.core.capabilities import Capability
 from toolchoice.providers.core.mock import server as mock_server
 
@@ -26,7 +26,8 @@ from cli import run_cli
 
 SCENARIO = {"tools": [{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}],
             "tool_choice": "required", "messages": [{"role": "user", "content": "Weather in Paris?"}]}
-TYPES = {**vars(runner), **vars(loop), **vars(loop_records), **vars(loop_replay)}  # docs/python.md, "Types"
+TYPES = {**vars(runner), **vars(loop), **vars(loop_records), **vars(loop_replay),  # docs/python.md, "Types"
+         **vars(trace_export)}
 
 
 def test_the_results_and_settings_are_typed_with_the_classes_they_hold() -> None:

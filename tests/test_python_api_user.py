@@ -75,11 +75,12 @@ def test_running_mock_on_a_taken_port_is_one_toolchoice_error() -> None:
 
 def test_folders_the_docs_take_as_str_are_typed_so() -> None:
     # docs/python.md: "a save folder may be a str"; mypy --strict refused jobs.send(..., save="out")
-    from toolchoice.providers.core import loop, loop_records, loop_replay
+    from toolchoice.providers.core import loop, loop_records, loop_replay, trace_export
 
-    types = {**vars(runner), **vars(loop), **vars(loop_records), **vars(loop_replay)}  # docs/python.md, "Types"
+    types = {**vars(runner), **vars(loop), **vars(loop_records), **vars(loop_replay),  # docs/python.md, "Types"
+             **vars(trace_export)}
     for fn, name in ((jobs.send, "save"), (jobs.compare_send, "save"), (jobs.run, "save"), (jobs.run, "trace_out"),
-                     (mock_server.running_mock, "save_dir")):
+                     (jobs.send, "trace_out"), (mock_server.running_mock, "save_dir")):
         hint = typing.get_type_hints(fn, localns=types)[name]
         assert str in typing.get_args(hint) and os.PathLike[str] in typing.get_args(hint), (fn.__name__, name, hint)
 

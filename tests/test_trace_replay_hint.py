@@ -176,7 +176,7 @@ def test_a_file_name_holding_controls_gets_a_command_that_runs_as_printed(tmp_pa
 def test_the_command_line_says_its_option_for_a_host_it_does_not_know(tmp_path: Path) -> None:
     """An entry at a host toolchoice does not know: trace's listing, a sample's scenario and run --replay's ledger
     tell a command-line user to give -p PROVIDER; the Python caller's argument (provider=..., which the library's
-    record says, and so the JSON documents, which are the records) is no word of theirs (they said `(from Python,
+    record says; the JSON documents name the field, provider) is no word of theirs (they said `(from Python,
     import_har(provider=...))`)."""
     path = _with_stranger(tmp_path)
     env = {"COLUMNS": "200", "NO_COLOR": "1"}

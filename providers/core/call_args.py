@@ -138,13 +138,13 @@ def send_settings(value: Any, kind: type, name: str = "settings") -> Any:
     return value
 
 
-def folder(value: Any, name: str = "save") -> Path | None:
-    """A folder given as a ``str`` or a path; None stays None."""
+def folder(value: Any, name: str = "save", kind: str = "a folder") -> Path | None:
+    """A folder (or ``kind``: "a file") given as a ``str`` or a path; None stays None."""
     if value is None or isinstance(value, Path):
         return value
     if isinstance(value, (str, os.PathLike)):
         return Path(value)
-    raise wrong(name, "a folder (str or Path)", value)
+    raise wrong(name, f"{kind} (str or Path)", value)
 
 
 def not_an_input(out: Path | None, name: str, *inputs: Any) -> None:
@@ -160,6 +160,16 @@ def not_an_input(out: Path | None, name: str, *inputs: Any) -> None:
 
             raise argument_error(name, f" {out}: it is {given}, which this run reads: writing there would replace it",
                                  "name another file")
+
+
+def sample_trace(value: Any, kind: type, *reads: Any) -> Any:
+    """``send``'s ``trace_out``: a file (a ``str`` or a path), for a new ``kind`` (``trace_export.SampleTrace``, given
+    by the caller: this module imports no job's), or a ``kind`` several sends share. Neither is a file the sends read
+    (``reads``: the scenario's own, those its tools' ``from:`` read): refused before anything is sent."""
+    if not isinstance(value, kind):
+        value = kind(Path(folder(value, "trace_out", "a file") or ""))  # a str or a path (None is not given here)
+    not_an_input(value.path, "trace_out", *reads)
+    return value
 
 
 def path_arg(value: Any, name: str = "path") -> Path:

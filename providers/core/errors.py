@@ -90,13 +90,19 @@ def _interleaved(parts: tuple[str, ...], names: Iterator[str], spell: Callable[[
 class Named(str):
     """Words in a record (not an error) that name an argument, as a Python caller reads them (``openai: obeyed 0/4
     (0%), below min_obeyed 0.5``: a ``str``), with the record the command line spells its options from (``parts``
-    split where they name one, ``names`` the argument at each; cli/exits.py: ``below --min-obeyed 0.5``)."""
+    split where they name one, ``names`` the argument at each; cli/exits.py: ``below --min-obeyed 0.5``). A JSON
+    document, the library's and the command line's alike, names each as its field (``as_field``: a HAR's ``give
+    provider=...`` is ``give provider``, the rows' ``provider``)."""
 
     parts: tuple[str, ...] = ()
     names: tuple[str, ...] = ()
 
     def spelled(self, spell: Callable[[str], str]) -> str:
         return _interleaved(self.parts, iter(self.names), spell)
+
+    def as_field(self) -> str:
+        """These words, each argument named as a JSON document's field: ``har.provider`` is ``provider``."""
+        return self.spelled(lambda name: name.rpartition(".")[2])
 
     def mapped(self, change: Callable[[str], str]) -> "Named":
         """These words with ``change`` applied to them and to each part (redacted: a key they quote), record kept."""

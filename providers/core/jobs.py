@@ -13,7 +13,6 @@ import os
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, ParamSpec, Sequence, TypeVar
 
 from . import outcome as outcomes
@@ -29,6 +28,7 @@ if TYPE_CHECKING:  # the result and settings types, for type checkers and IDEs; 
     from .loop_records import LoopRun
     from .loop_replay import Replay
     from .runner import Collector, Job, Sample, SendSettings
+    from .trace_export import SampleTrace
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -186,10 +186,8 @@ class SendResult(_Result):
 
         if self.translation.refused:
             return refused_json(self.provider, self.translation)
-        if self.collected is None:
-            data = sample_json(self.provider, self.translation, self.samples[0], raw)
-        else:
-            data = repeat_json(self.provider, self.translation, self.collected)
+        data = (sample_json(self.provider, self.translation, self.samples[0], raw) if self.collected is None else
+                repeat_json(self.provider, self.translation, self.collected))
         if self.interrupted:
             data["partial"] = {"done": self.interrupted.done, "requested": self.repeat}
             if self.collected is not None and self.collected.cut:  # samples cut mid-stream: not in the tally
@@ -201,12 +199,15 @@ class SendResult(_Result):
 @_frees_its_folders
 def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, settings: SendSettings | None = None,
          save: str | os.PathLike[str] | None = None, keep: int | None = 100, raw: bool = False, min_obeyed: float | None = None,
-         on_sample: Callable[[Sample], None] | None = None, on_result: Callable[[dict[str, Any]], None] | None = None) -> SendResult:
+         on_sample: Callable[[Sample], None] | None = None, on_result: Callable[[dict[str, Any]], None] | None = None,
+         trace_out: str | os.PathLike[str] | SampleTrace | None = None) -> SendResult:
     """Send ``translation`` (one of ``translations``) ``repeat`` times and judge every reply. ``settings``: a
     ``runner.SendSettings`` (timeouts, retries, concurrency, a test ``transport``); ``save``: a folder for every sample;
     ``keep``: how many results a repeated run keeps (``runner.RESULTS_KEPT``; None: all; the tally counts every one);
     ``on_sample``: called with each sample as it completes; ``on_result``: with its result, redacted (``send -f jsonl``);
-    ``min_obeyed``: the outcome is the obeyed rate against it. A missing key raises ``MissingKey`` before sending."""
+    ``min_obeyed``: the outcome is the obeyed rate against it; ``trace_out``: a file for the samples as OTLP/JSON (the
+    first 100; after Ctrl-C too), or a ``trace_export.SampleTrace`` several sends share. Said before sending: a missing
+    key (``MissingKey``), a ``trace_out`` that is a file the scenario was read from (``ArgumentError``)."""
     from . import call_args, runner
 
     scenario, translation = call_args.scenario_arg(scenario), call_args.translation_arg(translation)
@@ -214,15 +215,23 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
     call_args.send_extras(on_sample, keep, raw, on_result)
     check_repeat(repeat, SEND_REPEAT_MAX)
     outcomes.check_rate(min_obeyed)
+    trace: SampleTrace | None = None
+    if trace_out is not None:  # trace_export is imported only then; a file is a new SampleTrace, written below
+        from .trace_export import SampleTrace
+
+        trace = call_args.sample_trace(trace_out, SampleTrace, scenario.path, *scenario.files_read)
     provider = translation.provider
     result = SendResult(provider, translation, repeat)
     if translation.refused:
         result.code = outcomes.REFUSED
         return result
     jobs, result.secrets = runner.prepare_jobs(scenario, [translation], missing_key_fails=True)
-    folder = _save_folder(save)
-    base = settings or runner.SendSettings()
-    run_settings = replace(base, keep=repeat == 1)
+    folder = save
+    if folder is not None:
+        from .save import prepare_save_dir
+
+        folder = prepare_save_dir(folder)
+    run_settings = replace(settings or runner.SendSettings(), keep=repeat == 1)
     categories: set[str] = set()
     if repeat > 1:
         result.collected = runner.Collector(provider, keep, raw)
@@ -237,6 +246,8 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
             (result.collected.add_cut if cut else result.collected.add)(sample)
         if on_sample is not None:
             on_sample(sample)
+        if trace is not None and len(trace.items) < runner.RESULTS_KEPT:
+            trace.add(scenario, translation, sample, result.secrets)
         if on_result is not None:  # what Collector.add keeps of it, shown as document() shows it
             on_result(outcomes.shown(sample.to_json(provider, raw), result.secrets))
 
@@ -250,14 +261,15 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
     result.samples = jobs[0].samples
     if result.interrupted:
         result.code = outcomes.INTERRUPTED
-        return result
-    if min_obeyed is not None:
+    elif min_obeyed is not None:
         counts = (outcomes.obeyed_counts(s.verdict for s in result.samples) if result.collected is None else
                   (result.collected.tally.counts.get("obeyed", 0), result.collected.tally.n))
         result.below = outcomes.below_threshold({provider: counts}, min_obeyed)
         result.code = outcomes.threshold_code(result.below)
     else:
         result.code = outcomes.outcome({"category": c} for c in categories)
+    if trace is not None and trace is not trace_out:  # made here: written here
+        trace.write()
     return result
 
 
@@ -275,17 +287,8 @@ def _kept_at_interrupt(result: SendResult, job: Any, each: Callable[..., None], 
         job.samples.append(cuts[0])
         return Interrupted(0, 1, "samples", saved,
                            shown=f"what had arrived of its stream, {cuts[0].stream['events']} events,")
-    note = (f"; {len(cuts)} cut short mid-stream, kept with what had arrived, not in the tally"
-            if cuts else "")
+    note = f"; {len(cuts)} cut short mid-stream, kept with what had arrived, not in the tally" if cuts else ""
     return Interrupted(result.done, result.repeat, "samples", saved, note)
-
-
-def _save_folder(save: Path | None) -> Path | None:
-    if save is None:
-        return None
-    from .save import prepare_save_dir
-
-    return prepare_save_dir(save)
 
 
 # ---- compare --send --------------------------------------------------------------------------------
@@ -532,7 +535,7 @@ def run(scenario: Scenario, providers: Sequence[str] | None = None, options: Loo
     from .loop_records import redact_runs
 
     scenario, settings = call_args.scenario_arg(scenario), call_args.send_settings(settings, runner.SendSettings)
-    save, trace_out = call_args.folder(save), call_args.folder(trace_out, "trace_out")
+    save, trace_out = call_args.folder(save), call_args.folder(trace_out, "trace_out", "a file")
     check_repeat(repeat)
     providers = _chosen(scenario, call_args.provider_ids(providers))
     options = call_args.loop_options(options, loop.LoopOptions)

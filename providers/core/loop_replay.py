@@ -5,7 +5,6 @@ request. Moved out of loop.py unchanged; loop.py re-exports its names."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass

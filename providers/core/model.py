@@ -14,6 +14,7 @@ from typing import Any, Literal, Mapping, NamedTuple
 
 # the errors live in errors.py; handed on here, where most of the code imports them from
 from .errors import BadReply, MissingKey, ToolchoiceError, WrongArgument  # noqa: F401
+from .errors import Named
 
 Severity = Literal["info", "warning", "error"]
 ChoiceMode = Literal["auto", "none", "required", "named", "allowed"]
@@ -314,7 +315,10 @@ class LedgerEntry(NamedTuple):
     message: str
 
     def to_json(self) -> dict[str, str]:
-        return {"severity": self.severity, "code": self.code, "message": self.message}
+        """As every JSON document holds it: words naming an argument (``errors.Named``) name it as the field that
+        holds it (``give provider``), neither a Python caller's ``provider=...`` nor the command line's ``-p``."""
+        message = self.message.as_field() if isinstance(self.message, Named) else self.message
+        return {"severity": self.severity, "code": self.code, "message": message}
 
 
 class Ledger:

@@ -96,7 +96,6 @@ def _needles(pattern: str) -> tuple[str, ...]:
     if not alternatives:
         return (first,) if first else ()
     after, stop = _literal(pattern, at)
-def search(pattern: str, lowered: str) -> bool:
     if pattern[stop:stop + 1] in ("?", "*", "{"):
         after = after[:-1]
     return tuple(first + alternative + after for alternative in alternatives)

@@ -13,7 +13,6 @@ plain text): the status and the start of the body.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from typing import Any, Callable, Mapping, NamedTuple
 

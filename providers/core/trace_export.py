@@ -175,7 +175,7 @@ def span(trace_id: str, scenario: Scenario, translation: Translation, sample: An
 
 def document(spans: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """The ExportTraceServiceRequest holding ``spans`` (one resource, one scope)."""
-    from toolchoice.providers import __version__
+    from .version import __version__
 
     resource = {"attributes": _attributes({"service.name": "toolchoice", "telemetry.sdk.name": "toolchoice",
                                            "telemetry.sdk.language": "python"})}
@@ -221,6 +221,24 @@ def samples_document(items: list[tuple[Scenario, Translation, Any, int]], conten
         trace_id = traces.setdefault(id(scenario), new_id(16))
         spans.append(span(trace_id, scenario, translation, sample, end, content))
     return document(spans)
+
+
+class SampleTrace:
+    """``send``'s trace (``jobs.send(trace_out=...)``, made by ``call_args.sample_trace``): the samples one or more
+    sends added (``add``: each as it completes, with the keys it was sent with; ``jobs.send`` adds the first
+    ``runner.RESULTS_KEPT`` of them all), one trace per scenario; ``write``: them as one document to ``path``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.items: list[tuple[Scenario, Translation, Any, int]] = []
+        self.secrets: dict[str, str] = {}
+
+    def add(self, scenario: Scenario, translation: Translation, sample: Any, secrets: dict[str, str]) -> None:
+        self.items.append((scenario, translation, sample, time.time_ns()))
+        self.secrets.update(secrets)
+
+    def write(self) -> None:
+        write_document(self.path, samples_document(self.items), self.secrets)
 
 
 def write_document(path: Path, data: dict[str, Any], secrets: dict[str, str]) -> None:

@@ -17,7 +17,7 @@ from . import model_rules  # every translator reads the model rules
 from .body_limits import RULE_LIMIT_PROVIDERS, model_limits
 from .capabilities import CAPABILITIES, Capability, Level
 from .wire_template import WIRE_FORMS, WireTemplateError, wire_form, wire_value
-from .choice_plan import ChoicePlan, lint_pitfalls, plan_choice
+from .choice_plan import lint_pitfalls, plan_choice
 from .model import Ledger, RenderOptions, Request, Scenario, Tool, Translation, compact, json_string, word_or_json
 from .request_context import Context
 from .host_rules import elsewhere, refuse, replaced_host

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import math
 import os
 import random
@@ -37,8 +36,8 @@ from .request_parts import ENV_PLACEHOLDER as _PLACEHOLDER
 from .key_help import key_help
 from .loopback import is_loopback, nothing_listens
 from .retry_policy import RetryPolicy, next_wait, paused, retry_after, should_retry
-from .redaction import (MIN_SECRET_LENGTH, Redactor, environment_secrets, printable, redact, redact_data,
-                        safe_json_text)
+from .redaction import Redactor, printable, redact, safe_json_text
+from .redaction import redact_data  # noqa: F401 - re-exported: tests reach it as transport.redact_data
 
 DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024  # decoded response bytes read before giving up (limits' reply_bytes)
 
