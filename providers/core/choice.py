@@ -105,7 +105,7 @@ def parse_tool_choice(value: Any, tool_names: tuple[str, ...], fail: Fail | None
     hint = "write auto, none, required, a tool name, {tool: NAME} or {allowed: [...], mode: auto}"
     if isinstance(value, list) and value and all(isinstance(name, str) for name in value):
         # pydantic-ai's ModelSettings(tool_choice=['a', 'b']): a call to one of them (docs/pydantic-ai.md)
-        hint = (f"a list of tool names, as pydantic-ai's tool_choice takes it, is written "
+        hint = ("a list of tool names, as pydantic-ai's tool_choice takes it, is written "
                 + (value[0] if len(value) == 1 else
                    f"{{allowed: [{', '.join(value[:8])}{', ...' if len(value) > 8 else ''}], mode: required}}")
                 + " here")
