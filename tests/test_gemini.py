@@ -503,6 +503,34 @@ def test_empty_object_parameters_are_sent_as_written():
     assert not [e for e in t.ledger if e.code in ("schema.converted", "schema.api_refuses")]
 
 
+def test_a_tool_without_parameters_under_mode_any_is_sent_as_written_and_warned():
+    """A declaration with no parameters at all under mode ANY: the API's one recorded answer is a 400
+    (googleapis/python-genai#981, 2025-06-16), google-genai's own FunctionDeclaration says the field may be left
+    unset (fact gemini.no_parameters_any): sent as written with a warning, never refused, never rewritten."""
+    import google.genai.types as genai_types
+
+    sdk_words = "For function with no parameters, this can be left unset."
+    assert sdk_words in genai_types.FunctionDeclaration.model_fields["parameters"].description
+    noop = {"name": "noop", "description": "Do nothing."}
+    for choice, mode in (("required", "ANY"), ({"tool": "noop"}, "ANY"), ({"tool": "get_weather"}, "ANY")):
+        t = render(choice, tools=[*TOOLS, noop])
+        config = t.request.body["toolConfig"]["functionCallingConfig"]
+        assert config["mode"] == mode
+        google = genai_types.GenerateContentConfig(tools=t.request.body["tools"],
+                                                   tool_config=t.request.body["toolConfig"])
+        assert google.tools[0].function_declarations[2].parameters is None  # the SDK takes it as sent
+        assert t.request.body["tools"][0]["functionDeclarations"][2] == noop
+        (warned,) = entries(t, "tool.no_parameters_forced")
+        assert warned.severity == "warning" and "'noop'" in warned.message and "get_weather" not in warned.message
+        assert "'Request contains an invalid argument.'" in warned.message and sdk_words in warned.message
+    # not under AUTO, NONE or no choice; not for parameters written as an empty object (a recorded 200 under ANY)
+    for choice in ("auto", "none", ABSENT):
+        assert "tool.no_parameters_forced" not in codes(render(choice, tools=[*TOOLS, noop]))
+    empty = dict(noop, parameters={"type": "object", "properties": {}})
+    assert "tool.no_parameters_forced" not in codes(render("required", tools=[*TOOLS, empty]))
+    assert "tool.no_parameters_forced" not in codes(render("required"))
+
+
 def test_non_ascii_names_and_descriptions_pass_through():
     tool = {"name": "cotizar", "parameters": {"type": "object", "properties": {
         "año_vehiculo": {"type": "integer", "description": "Año del vehículo"}}}}
@@ -534,6 +562,7 @@ TRIGGERS: dict[str, Any] = {
     "messages.empty": lambda: render("auto", messages=[]),
     "model.normalized": lambda: render("auto", model="models/gemini-2.5-flash"),
     "settings.ignored": lambda: render("auto", settings={"region": "eu"}),
+    "tool.no_parameters_forced": lambda: render("required", tools=[*TOOLS, {"name": "noop"}]),
     "history.signature_kept": lambda: render("auto", model="gemini-3-pro-preview", messages=[
         HISTORY[0], dict(HISTORY[1], tool_calls=[dict(HISTORY[1]["tool_calls"][0], signature="c2ln")])]),
     "thinking.mapped": lambda: render("auto", settings={"thinking": {"budget": 512}}),

@@ -138,6 +138,8 @@ QUOTES: tuple[Quote, ...] = (
            "str | None = None")),
     Quote("fact:gemini.function_name_length", "google.genai", "types.py",
           ("Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of 128.",)),
+    Quote("fact:gemini.no_parameters_any", "google.genai", "types.py",
+          ("For function with no parameters, this can be left unset.",)),
     Quote("fact:cohere.tool_choice_values", "cohere", "v2/types/v2chat_request_tool_choice.py",
           ('V2ChatRequestToolChoice = typing.Union[typing.Literal["REQUIRED", "NONE"], typing.Any]',)),
     Quote("fact:cohere.tool_choice_values", "cohere", "v2/client.py",

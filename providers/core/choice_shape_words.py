@@ -292,6 +292,25 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          "contains an invalid argument.', 'status': 'INVALID_ARGUMENT'}}\" (#981); '[400 Bad Request] * "
          "GenerateContentRequest.tools[0].function_declarations[0].parameters.properties: should be non-empty for "
          "OBJECT type' (#7935)", "2026-11-28"),
+    # trial 20i (2026-11-28): a declaration with no parameters at all under mode ANY; one recording, the SDK's
+    # reference says the field may be left unset: a warning, never a refusal or a silent change
+    Fact("gemini.no_parameters_any", ("gemini",),
+         "Gemini's generateContent answered a request whose function declaration has no parameters at all (neither "
+         "parameters nor parametersJsonSchema) under functionCallingConfig mode ANY with 400 INVALID_ARGUMENT "
+         "'Request contains an invalid argument.' (2025-06-16, gemini-2.0-flash: a maintainer of pydantic-ai's "
+         "google-genai reproduction, labelled a p2 bug by Google and closed awaiting the reporter, with no later "
+         "answer); google-genai's FunctionDeclaration says the field may be left unset for a function with no "
+         "parameters. No later recording says either way (searched 2026-11-28: the issues, code and docs indexes; "
+         "pydantic-ai's Google cassettes up to 2026-08-22 send every declaration with parameters). The Gemini "
+         "translator sends such a declaration as written and warns under mode ANY (a forcing tool_choice); parameters "
+         "{type: OBJECT, properties: {}} are taken under mode ANY (fact gemini.schema_empty_object)",
+         "googleapis/python-genai#981 (2025-06-16, gemini-2.0-flash, mode ANY); pydantic/pydantic-ai#1990 "
+         f"(2025-06-16); google-genai 3.6.1 types.py FunctionDeclaration.parameters{CITE_END}\"google.genai.errors."
+         "ClientError: 400 INVALID_ARGUMENT. {'error': {'code': 400, 'message': 'Request contains an invalid "
+         "argument.', 'status': 'INVALID_ARGUMENT'}}\" (#981, the reproduction: FunctionDeclarationDict(name="
+         "'something') with FunctionCallingConfigMode.ANY); 'it seems like Gemini no longer supports Function Calling "
+         "Mode `ANY` when one of the functions has no `parameters`' (#1990); 'For function with no parameters, this "
+         "can be left unset.' (google-genai 3.6.1)", "2026-11-28"),
     Fact("cohere.tool_choice_shape_words", ("cohere",),
          "Cohere's v2 chat answers a tool_choice string that is not one of its options (REQUIRED, NONE) with HTTP 422 "
          "and {id, message: \"unrecognized tool choice option 'VALUE'. For proper usage, please refer to "

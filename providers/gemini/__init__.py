@@ -62,5 +62,8 @@ LEDGER_CODES: dict[str, str] = {
     "messages.empty": "no messages: Gemini refuses a request without contents",
     "model.normalized": "a 'models/' prefix was removed from the model name (the URL adds it)",
     "settings.ignored": "a providers.gemini setting this translator does not use",
+    "tool.no_parameters_forced": "a tool declared without parameters under mode ANY (a forcing tool_choice): the API's "
+                                 "one recorded answer to it is a 400, the SDK's reference says the field may be left "
+                                 "unset (fact gemini.no_parameters_any): sent as written, warned",
     **_HOSTED_CODES,
 }

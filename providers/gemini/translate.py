@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Sequence
 
 from .hosted import hosted_tools
 from ..core import history_wire, request_parts, translation
@@ -52,6 +52,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         calling = _calling_config(ctx)
         if calling is not None:
             body["toolConfig"] = {"functionCallingConfig": calling}
+            if calling.get("mode") == "ANY":
+                _no_parameters_forced(ctx, tools)
     translation.parallel_value(ctx)  # no switch on Gemini: records the drop
     generation: dict[str, Any] = {}
     if ctx.settings.max_tokens is not None:
@@ -240,6 +242,22 @@ def _declared(ctx: Context, tool: Tool) -> dict[str, Any]:
         converter.flush(ctx)
         declaration["parameters"] = parameters
     return declaration
+
+
+def _no_parameters_forced(ctx: Context, tools: Sequence[Tool]) -> None:
+    """Declarations with no parameters at all under mode ANY: the API's one recorded answer to that is a 400, the
+    SDK's reference says the field may be left unset (fact gemini.no_parameters_any): sent as written, warned."""
+    bare = [tool.name for tool in tools if tool.parameters is None]
+    if bare:
+        from ..core.facts import cited
+
+        ctx.ledger.warning("tool.no_parameters_forced",
+                           f"tool{'s' if len(bare) > 1 else ''} {', '.join(repr(name) for name in bare)} declared "
+                           "without parameters under mode ANY: the API answered this 400 'Request contains an invalid "
+                           f"argument.' on 2025-06-16, and google-genai's FunctionDeclaration says 'For function with "
+                           f"no parameters, this can be left unset.' ({cited('gemini.no_parameters_any')}); no later "
+                           "recording either way: sent as written; if the API answers 400, give the tool parameters "
+                           "{type: object, properties: {}} (taken under mode ANY: fact gemini.schema_empty_object)")
 
 
 # ---- history --------------------------------------------------------------------------------
