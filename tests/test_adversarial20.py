@@ -79,6 +79,26 @@ def test_load_scenario_dict_of_shared_objects_is_refused_before_writing_them_out
     assert said in refused_.value.message and str(refused_.value).startswith("scenario"), str(refused_.value)
 
 
+@pytest.mark.parametrize(("text", "limit"), [
+    ("tools: []\n# " + "x" * (9 << 20), None),  # 9 MiB of ASCII: over the 8 MiB default by its length alone
+    ("tools: []\n# " + "\u00e9" * 60, "100"),  # 60 characters, 132 bytes in UTF-8: over 100 bytes by its encoding
+], ids=["characters", "utf-8 bytes"])
+def test_load_scenario_text_is_bounded_as_a_file_before_it_is_read(text: str, limit: str | None,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """load_scenario_text composed a 50 MB text whole (~14 s) before expanded_bytes refused it, where the same
+    text as a file, or on stdin, was refused at file_bytes before a line was read."""
+    from toolchoice.providers import load_scenario_text
+    from toolchoice.providers.core.model import ToolchoiceError
+
+    if limit:
+        monkeypatch.setenv("TOOLCHOICE_LIMIT_FILE_BYTES", limit)
+    with pytest.raises(ToolchoiceError) as refused_:
+        load_scenario_text(text, "big.yaml")
+    shown = "100 bytes" if limit else "8 MiB"
+    assert str(refused_.value).startswith(f"big.yaml: more than {shown} (limit file_bytes)"), str(refused_.value)
+    assert refused_.value.hint.startswith("raise it with TOOLCHOICE_LIMIT_FILE_BYTES=N")
+
+
 # ---- unbounded input: a pattern whose repeats the regex package writes out --------------------------------------------
 
 HUGE_REPEATS = ["^a{3000000}$", "^(?:x|(b{1000}){1000})$", "^a{100000000}$"]

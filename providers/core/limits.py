@@ -24,7 +24,7 @@ class Limit(NamedTuple):
 
 LIMITS: dict[str, Limit] = {limit.name: limit for limit in (
     Limit("file_bytes", 8 * MIB, "bytes", "a file read as input: a scenario, a from: tool file, parse FILE, a "
-          "transcript, a recorded body"),
+          "transcript, a recorded body; load_scenario_text's text"),
     Limit("reply_bytes", 32 * MIB, "bytes", "a reply body, after decompression"),
     Limit("stream_bytes", 32 * MIB, "bytes", "a streamed reply, every byte after decompression"),
     Limit("stream_line_bytes", 4 * MIB, "bytes", "one line (one SSE field, one NDJSON value) of a streamed reply"),

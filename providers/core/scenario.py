@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from . import limits as _limits, literal_keys
+from .bounded import too_large
 from .capabilities import PROVIDER_IDS, provider_hint
 from .choice import did_you_mean, parse_tool_choice
 from .model import (CUSTOM_TOOL_FIELDS, NATIVE_TOOL_KINDS, SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool,
@@ -47,6 +48,9 @@ def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
     if not isinstance(text, str):
         raise WrongArgument(f"text: give the scenario's YAML or JSON as a str, not {_kind(text)}",
                             hint="load_scenario_dict(data) reads a dict, load_scenario(path) a file; decode bytes first")
+    cap = _limits.get("file_bytes")  # as a file or stdin is bounded, before the text is composed (50 MB: ~14 s)
+    if len(text) > cap // 4 and (len(text) > cap or len(text.encode("utf-8", "surrogatepass")) > cap):
+        raise too_large(path, "file_bytes")
     return _loaded(text, path)
 
 
