@@ -11,8 +11,9 @@ from .core.capabilities import Capability
 from .core.error_envelope import ErrorEnvelope, message_text
 from .core.tool_file import ToolFile
 from .core.translation import (tool_names, choice_value, Context, check_names, compact, finish, mapped, model_facts,
-                               openai_strict_problems, parallel_value, rule_applied, start, streamed, strict_tools,
-                               strict_wanted, thinking_not_sent, thinking_unsent)
+                               parallel_value, rule_applied, start, streamed, strict_tools, strict_wanted,
+                               thinking_not_sent, thinking_unsent)
+from .openai_strict import openai_strict_problems
 from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
 from .core.request_parts import bearer, endpoint, fronted
 from .core.host_rules import refuse, sent_elsewhere

@@ -37,6 +37,7 @@ from .core.tool_file import ToolFile
 from .core.translation import Context
 from .core.host_rules import refuse
 from .core.model import ReasoningItem, RenderOptions, Scenario, Tool, Translation
+from .openai_strict import openai_strict_problems
 from .openai_responses_reply import SERVER_CALLS, parse_reply  # noqa: F401 - the family's reply reader and its server calls
 
 DEFAULT_BASE = "https://api.openai.com/v1"
@@ -222,7 +223,7 @@ def _tools(ctx: Context, tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
         if tool.fields:
             entry.update(translation.tool_fields(ctx, tool))
         if is_strict:
-            for problem in translation.openai_strict_problems(parameters):
+            for problem in openai_strict_problems(parameters):
                 refuse(ctx, "schema.strict_invalid",
                                  f"tool '{tool.name}' is strict but {problem}: OpenAI rejects a strict schema that "
                                  "breaks its rules; fix the schema or set strict: false")
