@@ -37,7 +37,6 @@ from .core.tool_file import ToolFile
 from .core.translation import Context
 from .core.host_rules import refuse
 from .core.model import ReasoningItem, RenderOptions, Scenario, Tool, Translation
-from .openai_strict import openai_strict_problems
 from .openai_responses_reply import SERVER_CALLS, parse_reply  # noqa: F401 - the family's reply reader and its server calls
 
 DEFAULT_BASE = "https://api.openai.com/v1"
@@ -223,6 +222,8 @@ def _tools(ctx: Context, tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
         if tool.fields:
             entry.update(translation.tool_fields(ctx, tool))
         if is_strict:
+            from .openai_strict import openai_strict_problems  # loaded only for a strict tool
+
             for problem in openai_strict_problems(parameters):
                 refuse(ctx, "schema.strict_invalid",
                                  f"tool '{tool.name}' is strict but {problem}: OpenAI rejects a strict schema that "
