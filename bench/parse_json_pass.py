@@ -7,7 +7,7 @@ way.
     python bench/parse_json_pass.py                       # 1 kB reply (2,001 rounds), ~4 MiB ones (5 rounds)
     python bench/parse_json_pass.py --mib 8 --rounds 7 --kinds keys --no-command
 
-Replies (``cli.parse_cmd.parse_json``'s input, made as ``read_reply`` makes them):
+Replies (``core.parse_record.parse_json``'s input, made as ``read_reply`` makes them):
 
 - ``small``: two tool calls (the common case);
 - ``plain``: many tool calls, no newline in any string;
@@ -37,7 +37,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from toolchoice.cli.output import json_document  # noqa: E402
-from toolchoice.cli.parse_cmd import json_text, parse_json  # noqa: E402
+from toolchoice.cli.parse_cmd import json_text  # noqa: E402
+from toolchoice.providers.core.parse_record import parse_json  # noqa: E402
 from toolchoice.providers.core.model import Reply, ToolCall, Usage  # noqa: E402
 from toolchoice.providers.core.redaction import Redactor  # noqa: E402
 

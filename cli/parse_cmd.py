@@ -85,22 +85,6 @@ def read_body(path: Path) -> tuple[Any, str]:
         return None, text
 
 
-def parse_json(provider: str, reply: Reply, verdict: dict[str, Any] | None,
-               translation: Translation | None, stream: Any = None) -> dict[str, Any]:
-    data = {
-        "provider": provider,
-        "requested_tool_choice": translation.requested_tool_choice if translation is not None else None,
-        "effective_tool_choice": translation.effective_tool_choice if translation is not None else None,
-        "reply": reply.to_json(),
-        "verdict": verdict,
-        "ledger": [e.to_json() for e in translation.ledger] if translation is not None else [],
-        "error": reply.error.one_line(provider) if reply.error else None,
-    }
-    if stream is not None:
-        data["stream"] = stream.to_json()
-    return data
-
-
 def json_text(provider: str, reply: Reply, verdict: dict[str, Any] | None, translation: Translation | None,
               stream: Any, redactor: Any) -> str:
     """What ``--format json`` prints: ``parse_json``'s document, redacted (``output.json_document``). Built from the
@@ -108,6 +92,8 @@ def json_text(provider: str, reply: Reply, verdict: dict[str, Any] | None, trans
     them as data first, as parse did until 2026-11-27, changes no byte there (tests/test_parse_json_one_pass.py) and
     cost a walk of the reply (bench/parse_json_pass.py). Where it reads the whole JSON text (a key of digits in the
     environment, a member's name holding a key), from the values redacted first, as before: the output differs there."""
+    from toolchoice.providers.core.parse_record import parse_json
+
     from .output import dumps, json_document
 
     alone = redactor.document_alone(parse_json(provider, reply, verdict, translation, stream), dump=dumps)

@@ -90,7 +90,7 @@ def probe(
     """Measure which tool_choice values an endpoint honors, ignores or rejects."""
     from toolchoice.providers.core import jobs
     from toolchoice.providers.core.model import RenderOptions
-    from toolchoice.providers.core.probe import UNANSWERED, measured_any, probe_scenario
+    from toolchoice.providers.core.probe import UNANSWERED, probe_scenario, save_overlay
 
     from . import exits
     from .inputs import check_base_url, load_path, models_for, one_provider, send_settings, with_tool_choice
@@ -115,11 +115,7 @@ def probe(
                         tool_choice=choice)
     code = jobs.probe_code(result)
     # what was measured is kept even when a question was not: an overlay states only the measured answers
-    measured = code != exits.INTERRUPTED and measured_any(result["questions"])
-    if save is not None and measured:
-        from toolchoice.providers.core.save import write_atomic
-
-        write_atomic(save, dumps_indented(result["overlay"]) + "\n")
+    measured = save_overlay(result, save)
     if format is ProbeFormat.json:
         write_json(dumps_indented(result))
     else:

@@ -11,8 +11,8 @@ from .core.capabilities import Capability
 from .core.error_envelope import ErrorEnvelope, message_text
 from .core.tool_file import ToolFile
 from .core.translation import (tool_names, choice_value, Context, check_names, compact, finish, mapped, model_facts,
-                               openai_strict_problems, parallel_value, rule_applied, start, streamed, strict_tools,
-                               strict_wanted, thinking_not_sent, thinking_unsent)
+                               parallel_value, rule_applied, start, streamed, strict_tools, strict_wanted,
+                               thinking_not_sent, thinking_unsent)
 from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
 from .core.request_parts import bearer, endpoint, fronted
 from .core.host_rules import refuse, sent_elsewhere
@@ -196,6 +196,8 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
         function["parameters"] = schema
         if tool.name in strict:
             function["strict"] = True
+            from .openai_strict import openai_strict_problems  # loaded only for a strict tool
+
             for problem in openai_strict_problems(schema):
                 if host.strict_errors:
                     refuse(ctx, "schema.strict_invalid", f"tool '{tool.name}' is strict but {problem}; "

@@ -222,7 +222,9 @@ def _tools(ctx: Context, tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
         if tool.fields:
             entry.update(translation.tool_fields(ctx, tool))
         if is_strict:
-            for problem in translation.openai_strict_problems(parameters):
+            from .openai_strict import openai_strict_problems  # loaded only for a strict tool
+
+            for problem in openai_strict_problems(parameters):
                 refuse(ctx, "schema.strict_invalid",
                                  f"tool '{tool.name}' is strict but {problem}: OpenAI rejects a strict schema that "
                                  "breaks its rules; fix the schema or set strict: false")

@@ -25,7 +25,8 @@ from toolchoice.providers.core import registry
 from toolchoice.providers.core.capabilities import CAPABILITIES, FEATURES, Level
 from toolchoice.providers.core.registry import module_for
 from toolchoice.providers.core.choice_plan import ChoicePlan, lint_pitfalls, plan_choice
-from toolchoice.providers.core.translation import check_names, openai_strict_problems, start
+from toolchoice.providers.core.translation import check_names, start
+from toolchoice.providers.openai_strict import openai_strict_problems
 from toolchoice.providers.core.model import Ledger, RenderOptions, Scenario, Translation
 from toolchoice.providers.core.scenario import load_scenario_text
 

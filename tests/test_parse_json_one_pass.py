@@ -13,7 +13,8 @@ from typing import Any
 from hypothesis import example, given, settings, strategies as st
 
 from toolchoice.cli.output import json_document
-from toolchoice.cli.parse_cmd import json_text, parse_json
+from toolchoice.cli.parse_cmd import json_text
+from toolchoice.providers.core.parse_record import parse_json
 from toolchoice.providers.core.model import (LedgerEntry, ProviderError, ReasoningItem, Reply, ServerCall, ToolCall,
                                              Translation, Usage)
 from toolchoice.providers.core.redaction import Redactor

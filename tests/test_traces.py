@@ -235,9 +235,12 @@ def test_openinference_google_genai_keeps_the_thought_signature_and_reads_tool_c
     turn = second["contents"][1]
     assert turn["role"] == "model" and turn["parts"][0]["thoughtSignature"] == recorded["thoughtSignature"]
     assert turn["parts"][0]["functionCall"]["args"] == recorded["functionCall"]["args"]
+    kept = json.loads(result.stdout)["runs"][0]["loops"][0]["steps"][0]["ledger"]
+    assert not any(e["code"] == "trace.reasoning_not_carried" for e in kept)  # Gemini's own signatures go back to it
     elsewhere = run_cli(["run", "--replay", str(path), "-p", "anthropic", "-f", "json"])
     ledger = json.loads(elsewhere.stdout)["runs"][0]["loops"][0]["steps"][0]["ledger"]
-    assert any(e["code"] == "trace.reasoning_not_carried" for e in ledger)
+    assert [e["message"] for e in ledger if e["code"] == "trace.reasoning_not_carried"] == [
+        "the recorded calls carry thought signatures (Gemini): anthropic does not get them"]
 
 
 def test_openinference_responses_calls_are_the_responses_api(traces):

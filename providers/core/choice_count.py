@@ -25,20 +25,31 @@ RULES: dict[str, tuple[str, ChoiceCount]] = {p: (f.id, f.value) for f in CHOICE_
                                              if isinstance(f.value, ChoiceCount) for p in f.providers}
 
 
+_COUNT_FIELDS = (("n",),)  # OpenAI Chat's ``n``: where a family's module declares no CHOICE_COUNT_FIELDS
+
+
 def requested(provider: str, body: Any) -> tuple[str, int] | None:
-    """(the field as written, the count) when the body asks for a count of choices; else None."""
+    """(the field as written, the count) when the body asks for a count of choices; else None. Where the count is
+    written is the family's (its module's ``CHOICE_COUNT_FIELDS``: paths into the body, the first that holds an
+    integer read; Gemini's ``generationConfig.candidateCount``)."""
     if not isinstance(body, dict):
         return None
-    if provider == "gemini":
-        config = body.get("generationConfig")
-        if not isinstance(config, dict):
-            return None
-        for key in ("candidateCount", "candidate_count"):  # google-genai 3.6.1 takes both spellings
-            if isinstance(config.get(key), int) and not isinstance(config.get(key), bool):
-                return f"generationConfig.{key}", config[key]
-        return None
-    count = body.get("n")
-    return ("n", count) if isinstance(count, int) and not isinstance(count, bool) else None
+    for path in _count_fields(provider):
+        node: Any = body
+        for key in path[:-1]:
+            node = node.get(key) if isinstance(node, dict) else None
+        value = node.get(path[-1]) if isinstance(node, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return ".".join(path), value
+    return None
+
+
+def _count_fields(provider: str) -> tuple[tuple[str, ...], ...]:
+    from .capabilities import CAPABILITIES
+    from .registry import module_for
+
+    return getattr(module_for(provider), "CHOICE_COUNT_FIELDS", _COUNT_FIELDS) if provider in CAPABILITIES \
+        else _COUNT_FIELDS
 
 
 def _past(rule: ChoiceCount, count: int) -> bool:

@@ -246,6 +246,19 @@ def measured_any(outcomes: list[dict[str, Any]]) -> bool:
     return any(o["result"] in MEASURED for o in outcomes)
 
 
+def save_overlay(result: dict[str, Any], path: Any = None) -> bool:
+    """Whether a probe's result (``jobs.probe``) has an overlay worth keeping: a question measured, and Ctrl-C did not
+    cut it short (its overlay would lack the questions not asked); with ``path``, that overlay written there whole or
+    not at all (`probe --save`)."""
+    measured = "partial" not in result and measured_any(result["questions"])
+    if path is not None and measured:
+        from .json_text import dumps_indented
+        from .save import write_atomic
+
+        write_atomic(path, dumps_indented(result["overlay"]) + "\n")
+    return measured
+
+
 def overlay_document(provider: str, endpoint: str, model: str, repeat: int, measured_at: str,
                      outcomes: list[dict[str, Any]]) -> dict[str, Any]:
     """A capability overlay file: what was measured where and when, per feature."""

@@ -86,6 +86,13 @@ def error_envelopes() -> list[Any]:
     return [envelope for module in family_modules() for envelope in getattr(module, "ERROR_ENVELOPES", ())]
 
 
+def call_signatures() -> dict[str, str]:
+    """The reasoning families whose API signs its function calls (``ToolCall.signature``) → what the signatures are
+    called (each module's ``CALL_SIGNATURES``: Gemini's thought signatures)."""
+    return {module.REASONING_FAMILY: module.CALL_SIGNATURES for module in family_modules()
+            if getattr(module, "CALL_SIGNATURES", None)}
+
+
 def empty_turn_content(provider: str) -> tuple[str, str] | None:
     """What an assistant turn with tool calls and no text carries back in the history for this provider, and
     the ledger's words for it (its module's ``EMPTY_TURN_CONTENT``); None: the turn goes back as the reply was."""

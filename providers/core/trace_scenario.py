@@ -414,9 +414,14 @@ def replay_trace(path: Path, trace_id: str | None, provider: str) -> tuple[Scena
         notes.append(LedgerEntry("warning", "trace.reasoning_not_carried",
                                  f"the recorded reasoning state ({other}: text, signatures) is valid only on {other}: "
                                  f"{provider} does not get it back"))
-    if signed and family != "gemini":
+    signers: dict[str, str] = {}
+    if signed:  # which families sign their calls is theirs to say (their modules' CALL_SIGNATURES): asked only then
+        from .registry import call_signatures
+
+        signers = call_signatures()
+    if signed and family not in signers:
         notes.append(LedgerEntry("warning", "trace.reasoning_not_carried",
-                                 f"the recorded calls carry thought signatures (Gemini): {provider} does not get them"))
+                                 f"the recorded calls carry {', '.join(signers.values())}: {provider} does not get them"))
     scenario = _check(str(path), imported.data)._replace(notes=tuple(notes))
     replies = {n: {"status": 200, "reply": r} for n, r in enumerate(imported.replies, 1)}
     transcript = loop.Transcript(path, f"trace:{imported.provider or 'unknown'}", {}, replies)

@@ -1,7 +1,6 @@
 """Translation logic every provider shares: ``start`` (ledger, model, the planned choice from
 ``choice_plan`` and the shared lints, in a ``request_context.Context``), the choice's value from the row (``choice_value``) and its
-ledger line (``mapped``), custom tools and per-tool fields, parallel calls, strict tools and OpenAI's
-strict rules, name checks, the model rules, and ``finish`` (extras, headers and environment reads from
+ledger line (``mapped``), custom tools and per-tool fields, parallel calls, strict tools, name checks, the model rules, and ``finish`` (extras, headers and environment reads from
 ``request_parts``, --strict, the ``Translation``).
 
 A provider module calls ``start`` (ledger + model + plan), builds its body from the plan, and
@@ -270,34 +269,6 @@ def warn_long_names(ctx: Context, rule: tuple[Callable[[str], Any], str], most: 
 
             ctx.ledger.warning("tool.name_unstated", f"tool name '{tool.name}' has {len(tool.name)} characters: "
                                f"{stated} ({cited(fact)}): sent as written; rename the tool if the API answers 400")
-
-
-def openai_strict_problems(schema: dict[str, Any], path: str = "parameters") -> list[str]:
-    """Where a schema breaks OpenAI's strict rules: additionalProperties false on every object,
-    every property required."""
-    problems: list[str] = []
-    if not isinstance(schema, dict):
-        return problems
-    if schema.get("type") == "object" or "properties" in schema:
-        if schema.get("additionalProperties") is not False:
-            problems.append(f"{path} needs additionalProperties: false")
-        props = schema.get("properties") or {}
-        missing = [k for k in props if k not in (schema.get("required") or [])]
-        if missing:
-            problems.append(f"{path} must list every property in required (missing: {', '.join(missing)}; "
-                            "make optional ones nullable)")
-        for key, sub in props.items():
-            problems.extend(openai_strict_problems(sub, f"{path}.{key}"))
-    for key in ("items",):
-        if isinstance(schema.get(key), dict):
-            problems.extend(openai_strict_problems(schema[key], f"{path}[]"))
-    for key in ("anyOf", "oneOf", "allOf"):
-        for i, sub in enumerate(schema.get(key) or []):
-            problems.extend(openai_strict_problems(sub, f"{path}.{key}[{i}]"))
-    for key in ("$defs", "definitions"):
-        for name, sub in (schema.get(key) or {}).items():
-            problems.extend(openai_strict_problems(sub, f"{path}.{key}.{name}"))
-    return problems
 
 
 def tool_names(items: Any, *path: str) -> list[str]:

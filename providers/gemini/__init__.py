@@ -22,14 +22,17 @@ Wire facts, with their sources:
 
 from __future__ import annotations
 
-from .parse import ERROR_ENVELOPES, REASONING_FAMILY, REPLY_KIND, looks_like_reply, offered_tools, parse_reply, reasoning_item
+from .parse import (CALL_SIGNATURES, ERROR_ENVELOPES, REASONING_FAMILY, REPLY_KIND, looks_like_reply, offered_tools,
+                    parse_reply, reasoning_item)
 from .schema import SCHEMA_FIELDS, SCHEMA_TYPES, TOOL_FILE
 from .stream import STREAM_FRAMING, GeminiStreamAssembler, stream_assembler
 from .hosted import LEDGER_CODES as _HOSTED_CODES, NATIVE_TOOLS, TOOLS_TYPE
-from .translate import DEFAULT_BASE, NAME_RULE, THOUGHT_SIGNATURE_SENTINEL, TOOL_FIELDS, TOOL_FIELDS_UNSENT, translate
+from .translate import (CHOICE_COUNT_FIELDS, DEFAULT_BASE, NAME_RULE, THOUGHT_SIGNATURE_SENTINEL, TOOL_FIELDS,
+                        TOOL_FIELDS_UNSENT, translate)
 
 __all__ = [
-    "DEFAULT_BASE", "ERROR_ENVELOPES", "LEDGER_CODES", "NAME_RULE", "NATIVE_TOOLS", "TOOLS_TYPE", "REASONING_FAMILY",
+    "CALL_SIGNATURES", "CHOICE_COUNT_FIELDS", "DEFAULT_BASE", "ERROR_ENVELOPES", "LEDGER_CODES", "NAME_RULE",
+    "NATIVE_TOOLS", "TOOLS_TYPE", "REASONING_FAMILY",
     "REPLY_KIND", "SCHEMA_FIELDS", "SCHEMA_TYPES", "STREAM_FRAMING", "THOUGHT_SIGNATURE_SENTINEL", "TOOL_FIELDS",
     "TOOL_FIELDS_UNSENT", "TOOL_FILE",
     "GeminiStreamAssembler", "looks_like_reply", "offered_tools",

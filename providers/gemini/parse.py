@@ -28,6 +28,9 @@ ERROR_ENVELOPES = (ErrorEnvelope("google-genai errors.py APIError: response_json
 
 # The family name its reasoning items carry (a signature or encrypted content is valid only there).
 REASONING_FAMILY = "gemini"
+# What its API signs a function call with (``ToolCall.signature``, only Gemini's calls carry one): a traced run's calls
+# carrying them are said to be lost on another family (core/trace_scenario.py, through registry.call_signatures)
+CALL_SIGNATURES = "thought signatures (Gemini)"
 
 
 def reasoning_item(block: Any) -> ReasoningItem | None:

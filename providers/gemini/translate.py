@@ -31,6 +31,9 @@ RESPONSE_PARTS = ("Please ensure that the number of function response parts is e
                   "parts of the function call turn.")
 # the API's recorded 400s say at most 64 (fact gemini.function_name_length): a longer name is sent with a warning
 API_NAME_BOUND = 64
+# Where a body asks for more than one choice (core/choice_count.py reads it; OpenAI Chat's ``n`` where a family names
+# none): generationConfig.candidateCount, in either spelling, as google-genai 3.6.1 takes both
+CHOICE_COUNT_FIELDS = (("generationConfig", "candidateCount"), ("generationConfig", "candidate_count"))
 
 
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
