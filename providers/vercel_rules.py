@@ -147,7 +147,9 @@ _ANTHROPIC_CHOICE = Source(_ANTHROPIC, 2002, 'case "auto": { type: "auto", disab
                                              '"tool": { type: "tool", name: toolChoice.toolName, ... }')
 _MISTRAL_NAMED_SAYS = ("Mistral takes a named choice ({type: function, function: {name}}, mistralai 3.7.0 ToolChoice: "
                        "\"forces the model to call that tool\"); 'any' over the named tool alone forces a call of it "
-                       "with the other tools out of the model's sight")
+                       "with the other tools out of the model's sight; @ai-sdk/mistral 4.0.80 (ai 7) sends that "
+                       "named form over all the tools (4.0.87 dist/index.js:298: 'toolChoice: { type: \"function\", "
+                       "function: { name: toolChoice.toolName } }')")
 
 PACKAGES: dict[str, Package] = {
     "openai": _chat("openai", "@ai-sdk/openai", "openai.chat(MODEL)", 1030, Parallel(

@@ -508,6 +508,8 @@ def _doc_rows() -> dict[tuple[str, str], list[str]]:
     for line in DOC.read_text().splitlines():
         if line.startswith("### `"):
             targets = line.split("`")[1::2]
+        elif line.startswith("#"):  # any other heading ends the target's tables
+            targets = []
         elif line.startswith("| ") and targets and not line.startswith(("| case", "|---")):
             cells = [c.strip() for c in line.strip("|").split(" | ")]
             rows.update({(target, cells[0]): cells for target in targets})
