@@ -51,6 +51,20 @@ TOOLS = [{"type": "function", "function": {"name": "get_weather", "description":
              "type": "object", "properties": {"tz": {"type": "string"}}, "required": ["tz"]}}}]
 
 
+def entry(body: str, text: str) -> dict:
+    """One HAR 1.2 entry: a Chat Completions POST of ``body`` (a made-up key in its header) answered 200 ``text``."""
+    return {
+        "startedDateTime": "2026-11-28T02:00:00.000Z", "time": 3,
+        "request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions", "httpVersion": "HTTP/1.1",
+                    "cookies": [], "headers": [{"name": "Authorization", "value": "Bearer not-a-key"}],
+                    "queryString": [], "headersSize": -1, "bodySize": len(body),
+                    "postData": {"mimeType": "application/json", "text": body}},
+        "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [],
+                     "content": {"size": len(text), "mimeType": "application/json", "text": text},
+                     "redirectURL": "", "headersSize": -1, "bodySize": len(text)},
+        "cache": {}, "timings": {"send": 0, "wait": 3, "receive": 0}}
+
+
 def har(steps: int) -> dict:
     """A HAR 1.2 of one Chat Completions loop of ``steps`` calls (a made-up key in each request's header)."""
     messages = [{"role": "system", "content": "You answer weather questions. Be brief."},
@@ -68,17 +82,7 @@ def har(steps: int) -> dict:
                            "choices": [{"index": 0, "message": message,
                                         "finish_reason": "stop" if last else "tool_calls"}],
                            "usage": {"prompt_tokens": 10 * n, "completion_tokens": 5, "total_tokens": 10 * n + 5}})
-        entries.append({
-            "startedDateTime": "2026-11-28T02:00:00.000Z", "time": 3,
-            "request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions",
-                        "httpVersion": "HTTP/1.1",
-                        "cookies": [], "headers": [{"name": "Authorization", "value": "Bearer not-a-key"}],
-                        "queryString": [], "headersSize": -1, "bodySize": len(body),
-                        "postData": {"mimeType": "application/json", "text": body}},
-            "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [],
-                         "content": {"size": len(text), "mimeType": "application/json", "text": text},
-                         "redirectURL": "", "headersSize": -1, "bodySize": len(text)},
-            "cache": {}, "timings": {"send": 0, "wait": 3, "receive": 0}})
+        entries.append(entry(body, text))
         messages = messages + [{"role": "assistant", "tool_calls": [call]},
                                {"role": "tool", "tool_call_id": call["id"], "content": f"-{n} C, snow"}]
     return {"log": {"version": "1.2", "creator": {"name": "bench/har_replay.py", "version": "1"}, "entries": entries}}
@@ -120,17 +124,7 @@ def agent(steps: int) -> dict:
                            "choices": [{"index": 0, "message": message,
                                         "finish_reason": "stop" if last else "tool_calls"}],
                            "usage": {"prompt_tokens": 120 * n, "completion_tokens": 30, "total_tokens": 120 * n + 30}})
-        entries.append({
-            "startedDateTime": "2026-11-28T02:00:00.000Z", "time": 3,
-            "request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions",
-                        "httpVersion": "HTTP/1.1",
-                        "cookies": [], "headers": [{"name": "Authorization", "value": "Bearer not-a-key"}],
-                        "queryString": [], "headersSize": -1, "bodySize": len(body),
-                        "postData": {"mimeType": "application/json", "text": body}},
-            "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [],
-                         "content": {"size": len(text), "mimeType": "application/json", "text": text},
-                         "redirectURL": "", "headersSize": -1, "bodySize": len(text)},
-            "cache": {}, "timings": {"send": 0, "wait": 3, "receive": 0}})
+        entries.append(entry(body, text))
         messages = messages + [message] + [
             {"role": "tool", "tool_call_id": call["id"], "content": json.dumps(
                 {"ok": True, "step": n, "tool": call["function"]["name"],
