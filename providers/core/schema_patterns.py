@@ -75,11 +75,23 @@ def readable(pattern: str) -> bool:
 def pieces(pattern: str) -> int:
     """At least how many pieces the regex package builds for ``pattern``, each repeat {m,...} counted m times (plus
     once for its optional rest), the alternatives of a group added: read from the text alone in one pass (a pattern
-    neither re nor regex reads is still counted), so nothing is built to count it."""
+    neither re nor regex reads is still counted), so nothing is built to count it. Counted twice, as plain and as
+    verbose text ((?x): blanks and ``#`` comments are no atom, so ``(a{1000}) {1000}`` repeats the group, and ``#[``
+    opens no class), the larger kept; a ``(?#...)`` comment is no atom either way (trial 20m)."""
+    return max(_pieces(pattern, False), _pieces(pattern, True))
+
+
+def _pieces(pattern: str, verbose: bool) -> int:
     levels: list[list[int]] = [[0, 0]]  # per open group: [its size so far, the size of its last atom]
     i, n = 0, len(pattern)
     while i < n:
         c = pattern[i]
+        if verbose and c in " \t\n\r\f\v" or c == "(" and pattern.startswith("(?#", i):
+            i = i + 1 if c != "(" else pattern.find(")", i) + 1 or n
+            continue
+        if verbose and c == "#":
+            i = pattern.find("\n", i) + 1 or n
+            continue
         if c == "\\":
             i += 2
             if pattern[i - 1:i] in ("p", "P", "x", "N", "u", "U") and pattern[i:i + 1] == "{":

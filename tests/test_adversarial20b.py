@@ -1,0 +1,119 @@
+"""Adversarial round on session 20's merges (trial 20m): inputs aimed at what landed on 2026-11-28.
+
+The truth is from outside the code: RFC 9112 and RFC 9110 for the mock's HTTP (a real server on 127.0.0.1, raw
+sockets), the real shells for shell words.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from typing import Any, Iterator
+
+import pytest
+
+from toolchoice.providers.core.mock.server import running_mock
+
+KEY = b"sk-proj-AdversarialTwentyB0123456789abcdefghijklmnopqrstuvwx"
+CHAT = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}],
+        "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {
+            "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}],
+        "tool_choice": "required"}
+BODY = json.dumps(CHAT).encode()
+WHOLE = b"Content-Type: application/json\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(BODY) + BODY
+POST_NO_HOST = b"POST /v1/chat/completions HTTP/1.1\r\n"
+
+
+@pytest.fixture(scope="module")
+def port() -> Iterator[int]:
+    with running_mock("openai") as served:
+        yield int(served.base_url.split(":")[2].split("/")[0])
+
+
+def _exchange(port: int, data: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(data)
+        got = b""
+        try:
+            while chunk := sock.recv(65536):
+                got += chunk
+        except (socket.timeout, ConnectionResetError):
+            pass
+    return got
+
+
+def _status(reply: bytes) -> int:
+    return int(reply.split(b" ", 2)[1])
+
+
+# ---- the mock's header lines: RFC 9112 5.1, 5.2 and RFC 9110 5.6.3 -------------------------------------------
+# 5.1: "No whitespace is allowed between the field name and colon. [...] A server MUST reject, with a response
+# status code of 400 (Bad Request), any received request message that contains whitespace between a header field
+# name and colon." 5.2: a server receiving obs-fold "MUST either reject the message by sending a 400 (Bad Request)
+# [...] or replace each received obs-fold with one or more SP octets prior to interpreting the field value" (here
+# unfolded, `Host: a b`, an invalid Host either way). OWS is "*( SP / HTAB )" (RFC 9110 5.6.3): a no-break space
+# or a vertical tab around a Host value is part of it, and no uri-host holds one.
+# Until trial 20m each of these was answered as if its Host were `a` (the first two: 200).
+
+@pytest.mark.parametrize("head", [
+    POST_NO_HOST + b"Host: a\r\n " + KEY + b"\r\n",  # obs-fold: the Host is `a <key>`
+    POST_NO_HOST + b"Host: a\r\n\tb\r\n",
+    POST_NO_HOST + b"Host : a\r\n",  # whitespace between the name and the colon
+    POST_NO_HOST + b"Host\t: a\r\n",
+    POST_NO_HOST + b" Host: a\r\n",  # a first field line that starts with a space
+    POST_NO_HOST + b"Host: a\r\n" + KEY + b"\r\n",  # a line with no colon (a key pasted on its own line)
+    POST_NO_HOST + b"Host: \xa0a\xa0\r\n",
+    POST_NO_HOST + b"Host: \x0ba\x0c\r\n",
+])
+def test_a_header_line_outside_the_grammar_is_a_400_that_quotes_nothing(port: int, head: bytes) -> None:
+    reply = _exchange(port, head + WHOLE)
+    assert _status(reply) == 400, reply[:300]
+    assert KEY not in reply and b"\xa0" not in reply
+
+
+@pytest.mark.parametrize("host", [b"[::1]:8080", b"localhost.:8080", b"LOCALHOST", b"a:65536", b"",
+                                  b"127.0.0.1:0"])
+def test_odd_but_grammatical_hosts_and_tab_ows_are_still_served(port: int, host: bytes) -> None:
+    """uri-host [":" port] with port = *DIGIT (RFC 3986 3.2.3: no range), reg-name may be empty or end in a dot."""
+    reply = _exchange(port, POST_NO_HOST + b"Host:\t" + host + b" \t\r\nX-Other:\tv\t\r\n" + WHOLE)
+    assert _status(reply) == 200, reply[:300]
+
+
+# ---- schema_patterns.pieces: what the regex package reads as no piece ----------------------------------------
+# The regex package builds a repeat {m} as m copies before any timeout counts (schema_patterns' MAX_PIECES note).
+# Each pattern below is the regex package's (measured 2026-11-28 with regex.compile and ru_maxrss, at a smaller
+# count): `(a{1000}) {1000}` under (?x) and `(a{1000})(?#c){1000}` built 1000 * 1000 pieces (278 MB), and
+# `(?x)#[` + newline + `a{3000000}` 3,000,000 (800 MB), while pieces() counted 2,001, 3,000 and 3: a verbose
+# pattern's blanks and `#` comments and a `(?#...)` comment are nothing the repeat after them applies to (the
+# repeat is the atom's before them), and a `[` in a verbose comment opens no class.
+@pytest.mark.parametrize("pattern, built", [
+    ("(?x)(a{1000}) {1000}", 1000 * 1000),
+    ("(?x)(a{1000})\t#c\n{1000}", 1000 * 1000),
+    ("(a{1000})(?#c){1000}", 1000 * 1000),
+    ("(?x)#[\na{3000000}", 3_000_000),
+    ("(?x: #[\n)a{3000000}", 3_000_000),
+])
+def test_pieces_counts_what_comments_and_verbose_blanks_hide(pattern: str, built: int) -> None:
+    from toolchoice.providers.core.schema_patterns import MAX_PIECES, SlowPattern, matcher, pieces
+
+    assert pieces(pattern) > MAX_PIECES < built
+    with pytest.raises(SlowPattern):  # refused before compiling (compiling is what takes the memory)
+        matcher(pattern)
+
+
+@pytest.mark.parametrize("pattern", [
+    "#a{3000000}",  # not verbose: `#` and what follows are pattern text
+    "(?x)[#]{1000000}",  # in a class `#` is a character, verbose or not
+    r"(?x)\#a{1000000}",
+])
+def test_pieces_still_counts_what_is_not_a_comment(pattern: str) -> None:
+    from toolchoice.providers.core.schema_patterns import MAX_PIECES, pieces
+
+    assert pieces(pattern) > MAX_PIECES
+
+
+def test_small_verbose_and_commented_patterns_are_still_compiled() -> None:
+    from toolchoice.providers.core.schema_patterns import matcher
+
+    assert matcher("(?x) ^ [a-z]{2,5} \\d{3}  # a code\n $")("abc123")
+    assert matcher("^(\\d{3})(?#area) {2}x$")("123  x")
