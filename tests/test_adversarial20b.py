@@ -7,7 +7,9 @@ sockets), the real shells for shell words.
 from __future__ import annotations
 
 import json
+import os
 import socket
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -117,3 +119,50 @@ def test_small_verbose_and_commented_patterns_are_still_compiled() -> None:
 
     assert matcher("(?x) ^ [a-z]{2,5} \\d{3}  # a code\n $")("abc123")
     assert matcher("^(\\d{3})(?#area) {2}x$")("123  x")
+
+
+# ---- send's trace_out ----------------------------------------------------------------------------------------
+# `send --trace-out /dev/stdout` (a link to /proc/self/fd/1) was written as every file is, a temporary file beside
+# it renamed over it: run as root, the rename replaced the link /dev/stdout itself with a regular file holding the
+# trace (seen on this machine 2026-11-28, and put back); as another user, a "cannot write" after the requests
+# were sent. A folder, or a file in a folder that is not there, was said only after every request was sent.
+
+def test_a_trace_through_a_link_to_a_device_or_a_pipe_is_written_through_and_the_link_stays(tmp_path: Path) -> None:
+    import threading
+
+    from toolchoice.providers.core.trace_export import write_document
+
+    link = tmp_path / "null"
+    link.symlink_to(os.devnull)
+    write_document(link, {"resourceSpans": []}, {})
+    assert link.is_symlink() and os.readlink(link) == os.devnull
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    write_document(fifo, {"resourceSpans": [], "sk": KEY.decode()}, {"OPENAI_API_KEY": KEY.decode()})
+    reader.join(5)
+    assert len(got) == 1 and json.loads(got[0])["resourceSpans"] == [] and KEY not in got[0]
+    assert fifo.is_fifo() and sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "null"]  # no file left
+
+
+def test_a_trace_out_that_is_a_folder_or_in_no_folder_is_refused_before_a_request(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolchoice.providers import RenderOptions, load_scenario
+    from toolchoice.providers.core import jobs, runner
+    from toolchoice.providers.core.errors import ArgumentError
+
+    monkeypatch.setenv("OPENAI_API_KEY", KEY.decode())
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - name: get_weather\n    parameters: {type: object, properties: {city: {type: string}}}"
+                    "\ntool_choice: required\nmessages:\n  - {role: user, content: Weather in Paris?}\n",
+                    encoding="utf-8")
+    scenario = load_scenario(path)
+    with running_mock("openai") as mock:
+        [translation] = jobs.translations(scenario, ["openai"], RenderOptions(base_url=mock.base_url))
+        for out in (tmp_path, tmp_path / "missing" / "trace.json"):
+            with pytest.raises(ArgumentError) as caught:
+                jobs.send(scenario, translation, settings=runner.SendSettings(retries=0), trace_out=out)
+            assert caught.value.argument == "trace_out", caught.value
+        assert mock.records == []
