@@ -166,3 +166,24 @@ def test_a_trace_out_that_is_a_folder_or_in_no_folder_is_refused_before_a_reques
                 jobs.send(scenario, translation, settings=runner.SendSettings(retries=0), trace_out=out)
             assert caught.value.argument == "trace_out", caught.value
         assert mock.records == []
+
+
+# ---- scenario_dict / bounded.expanded_size: every Mapping the writer writes out is counted -----------------------
+# load_scenario_dict writes out any Mapping (scenario_dict._emit: isinstance(value, Mapping)), but expanded_size
+# counted only dicts: seven levels of a MappingProxyType used nine times were counted as 4 values, then written out
+# as 9**7 (six levels: 20.7 s before the unknown-key refusal, measured 2026-11-28).
+
+def test_a_shared_mapping_that_is_not_a_dict_is_counted_at_each_place() -> None:
+    from types import MappingProxyType
+
+    from toolchoice.providers.core.bounded import MAX_VALUES, expanded_size
+    from toolchoice.providers.core.errors import ToolchoiceError
+    from toolchoice.providers.core.scenario_dict import load_scenario_dict
+
+    shared: Any = "v"
+    for _ in range(7):
+        shared = MappingProxyType({"k": [shared] * 9})
+    assert expanded_size(shared)[0] > 9 ** 7 > MAX_VALUES
+    with pytest.raises(ToolchoiceError, match="expands to more than"):
+        load_scenario_dict({"tools": [{"name": "f", "parameters": {"type": "object", "properties": {}}}],
+                            "messages": [{"role": "user", "content": "hi", "x": shared}]})
