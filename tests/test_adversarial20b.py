@@ -94,6 +94,12 @@ def test_odd_but_grammatical_hosts_and_tab_ows_are_still_served(port: int, host:
     ("(a{1000})(?#c){1000}", 1000 * 1000),
     ("(?x)#[\na{3000000}", 3_000_000),
     ("(?x: #[\n)a{3000000}", 3_000_000),
+    # a repeat's braces: (?x) reads `{3000 000}`, `{ 3000000 }` and `{3#c\n000000}` as {3000000} (blanks and comments
+    # skipped inside them too); `{3,b` is no repeat, so the `}` that ends a later one does not end it
+    ("(?x)a{3000 000}", 3_000_000),
+    ("(?x)a{ 3000000 }", 3_000_000),
+    ("(?x)a{3#c\n000000}", 3_000_000),
+    ("a{3,b{3000000}", 3_000_000),
 ])
 def test_pieces_counts_what_comments_and_verbose_blanks_hide(pattern: str, built: int) -> None:
     from toolchoice.providers.core.schema_patterns import MAX_PIECES, SlowPattern, matcher, pieces

@@ -116,18 +116,13 @@ def _pieces(pattern: str, verbose: bool) -> int:
             levels[-1][0] = min(levels[-1][0] + size, _PAST)
             levels[-1][1] = size
         elif c == "{":
-            m = 0
-            j = i + 1
-            while j < n and pattern[j].isascii() and pattern[j].isdigit():
-                m = min(m * 10 + int(pattern[j]), _PAST)
-                j += 1
-            if j > i + 1 and j < n and pattern[j] in ",}":
-                close = pattern.find("}", j)
-                copies = m + (pattern[j] == ",")  # {m,} and {m,n}: m copies and the optional rest
+            repeat = _repeat(pattern, i, verbose)
+            if repeat is not None:
+                copies = repeat[0]  # {m,} and {m,n}: m copies and the optional rest
                 last = levels[-1][1]
                 levels[-1][0] = min(levels[-1][0] + last * (copies - 1), _PAST)
                 levels[-1][1] = min(last * copies, _PAST)
-                i = (close + 1) if close != -1 else n
+                i = repeat[1]
                 continue
             levels[-1][0] += 1
             levels[-1][1] = 1
@@ -139,6 +134,23 @@ def _pieces(pattern: str, verbose: bool) -> int:
         size = levels.pop()[0]
         levels[-1][0] = min(levels[-1][0] + size, _PAST)
     return levels[0][0]
+
+
+def _repeat(pattern: str, at: int, verbose: bool) -> tuple[int, int] | None:
+    """For the ``{`` at ``at``: (copies, where the repeat ends) if it starts {m}, {m,} or {m,n}, else None (a
+    literal). Verbose, blanks and ``#`` comments inside the braces are skipped, as the regex package skips them."""
+    m, digits, comma, j, n = 0, False, False, at + 1, len(pattern)
+    while j < n:
+        c = pattern[j]
+        if verbose and c in " \t\n\r\f\v" or verbose and c == "#":
+            j = j + 1 if c != "#" else pattern.find("\n", j) + 1 or n
+        elif c.isascii() and c.isdigit():
+            m, digits, j = (m if comma else min(m * 10 + int(c), _PAST)), digits or not comma, j + 1
+        elif c == "," and not comma:
+            comma, j = True, j + 1
+        else:
+            return (m + comma, j + 1) if c == "}" and digits else None
+    return None
 
 
 def matcher(pattern: str, *, where: str = "pattern", whole: bool = False) -> Callable[[str], bool]:
