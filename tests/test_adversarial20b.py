@@ -193,3 +193,25 @@ def test_a_shared_mapping_that_is_not_a_dict_is_counted_at_each_place() -> None:
     with pytest.raises(ToolchoiceError, match="expands to more than"):
         load_scenario_dict({"tools": [{"name": "f", "parameters": {"type": "object", "properties": {}}}],
                             "messages": [{"role": "user", "content": "hi", "x": shared}]})
+
+
+# ---- the verdict: a call whose arguments were not checked is not marked valid ------------------------------------
+# trial 20f made the reason say "arguments not all checked", but the call's own check still said valid: true in
+# JSON (calls[].valid) and a green ✔ in pretty's and markdown's schema column, beside that reason. Unchecked is
+# neither valid nor invalid: None, as for a tool the scenario does not know ("–").
+
+def test_a_call_whose_arguments_were_not_checked_is_neither_valid_nor_invalid(tmp_path: Path) -> None:
+    from toolchoice.providers import load_scenario, parse_reply
+    from toolchoice.providers.core.verdict import verdict
+
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - name: get_weather\n    parameters:\n      type: object\n"
+                    "      properties: {city: {type: string, pattern: '^c{3000000}$'}}\n      required: [city]\n"
+                    "tool_choice: required\nmessages:\n  - {role: user, content: hi}\n", encoding="utf-8")
+    reply = parse_reply("openai", {"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+            "name": "get_weather", "arguments": json.dumps({"city": "ccc"})}}]}}]})
+    judged = verdict(load_scenario(path), reply)
+    [check] = judged["calls"]
+    assert judged["category"] == "obeyed" and "arguments not all checked" in judged["reasons"][0]
+    assert check["valid"] is None and check["errors"][0].startswith("schema: the pattern")
