@@ -215,3 +215,23 @@ def test_a_call_whose_arguments_were_not_checked_is_neither_valid_nor_invalid(tm
     [check] = judged["calls"]
     assert judged["category"] == "obeyed" and "arguments not all checked" in judged["reasons"][0]
     assert check["valid"] is None and check["errors"][0].startswith("schema: the pattern")
+
+
+# ---- the request target: origin-form or absolute-form only (RFC 9112 3.2) ----------------------------------------
+# The proxy sends a request on to its upstream at upstream + the target's path (proxy._upstream_url), and the mock
+# and the proxy route Chat Completions by the path's end: a target "@evil.example/v1/chat/completions", in none of
+# RFC 9112 3.2's forms, was routed and, through a proxy whose --upstream has no path (http://127.0.0.1:8000, a local
+# server), sent on to "http://127.0.0.1:8000@evil.example/v1/chat/completions": httpx's host evil.example, with the
+# client's headers. Such a target is now the 400 a malformed request line gets, before it is judged or sent on.
+
+@pytest.mark.parametrize("target", [b"@evil.example/v1/chat/completions", b".evil.example/v1/chat/completions",
+                                    b"v1/chat/completions", b"*evil/v1/chat/completions"])
+def test_a_target_that_is_neither_a_path_nor_a_url_is_a_400(port: int, target: bytes) -> None:
+    reply = _exchange(port, b"POST " + target + b" HTTP/1.1\r\nHost: a\r\n" + WHOLE)
+    assert _status(reply) == 400 and b"malformed request line" in reply, reply[:300]
+
+
+@pytest.mark.parametrize("target", [b"/v1/chat/completions", b"http://a/v1/chat/completions",
+                                    b"HTTPS://a/v1/chat/completions"])
+def test_origin_and_absolute_form_targets_are_served(port: int, target: bytes) -> None:
+    assert _status(_exchange(port, b"POST " + target + b" HTTP/1.1\r\nHost: a\r\n" + WHOLE)) == 200

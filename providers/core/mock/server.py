@@ -118,8 +118,8 @@ async def _read_rest(first: bytes, reader: asyncio.StreamReader, writer: asyncio
         method, target, version = lines[0].split(" ", 2)
     except ValueError:
         raise BadRequest(400, "malformed request line") from None
-    if not _VERSION.fullmatch(version):
-        raise BadRequest(400, "malformed request line")
+    if not _VERSION.fullmatch(version) or target != "*" and not target.lower().startswith(_TARGET_STARTS):
+        raise BadRequest(400, "malformed request line")  # RFC 9112 3.2: a path, a URL (or OPTIONS' *), nothing else
     if version not in ("HTTP/1.0", "HTTP/1.1"):
         raise BadRequest(505, f"{version} is not supported: send HTTP/1.1")
     headers: dict[str, str] = {}
@@ -168,6 +168,7 @@ def _too_large(bounds: Bounds) -> str:
 
 _VERSION, _FIELD_NAME = re.compile(r"HTTP/\d\.\d"), re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # a token
 _HEX = re.compile(rb"[0-9A-Fa-f]{1,16}")
+_TARGET_STARTS = ("/", "http://", "https://")  # origin-form, absolute-form: "@host/..." appended to an upstream
 MAX_TRAILERS = 64
 
 
