@@ -365,17 +365,19 @@ def expanded_size(value: Any) -> tuple[int, int]:
     and mapping once, its size kept by its id (so nine references a level, 9**levels values, cost a walk of the
     levels). A loop back to a list or mapping on the way counts once (the readers name the loop). Text is what str
     values and keys hold."""
+    from collections.abc import Mapping  # any mapping, as load_scenario_dict writes any out (not dicts alone)
+
     sizes: dict[int, tuple[int, int]] = {}  # id -> (values, characters), once its children are counted
     stack: list[tuple[Any, bool]] = [(value, False)]
     while stack:
         item, counted = stack.pop()
-        if not isinstance(item, (dict, list, tuple)):
+        if not isinstance(item, (Mapping, list, tuple)):
             continue
-        children = list(item.values()) if isinstance(item, dict) else item
+        children = list(item.values()) if isinstance(item, Mapping) else item
         if counted:
-            values, chars = 1, sum(len(k) for k in item if isinstance(k, str)) if isinstance(item, dict) else 0
+            values, chars = 1, sum(len(k) for k in item if isinstance(k, str)) if isinstance(item, Mapping) else 0
             for child in children:
-                size = sizes.get(id(child), (1, 0)) if isinstance(child, (dict, list, tuple)) else (
+                size = sizes.get(id(child), (1, 0)) if isinstance(child, (Mapping, list, tuple)) else (
                     1, len(child) if isinstance(child, str) else 0)
                 values, chars = values + size[0], chars + size[1]
             sizes[id(item)] = (values, chars)
@@ -383,6 +385,6 @@ def expanded_size(value: Any) -> tuple[int, int]:
             sizes[id(item)] = (1, 0)  # on the way: a loop back to it counts once
             stack.append((item, True))
             stack.extend((child, False) for child in children)
-    if isinstance(value, (dict, list, tuple)):
+    if isinstance(value, (Mapping, list, tuple)):
         return sizes[id(value)]
     return 1, len(value) if isinstance(value, str) else 0

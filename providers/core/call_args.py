@@ -169,6 +169,12 @@ def sample_trace(value: Any, kind: type, *reads: Any) -> Any:
     if not isinstance(value, kind):
         value = kind(Path(folder(value, "trace_out", "a file") or ""))  # a str or a path (None is not given here)
     not_an_input(value.path, "trace_out", *reads)
+    where = value.path.parent if str(value.path.parent) else Path(".")
+    if value.path.is_dir() or not where.is_dir():  # said before a request, not after every one was sent
+        from .errors import argument_error
+
+        raise argument_error("trace_out", f" {value.path}: " + ("it is a folder" if value.path.is_dir() else
+                                                                 f"there is no folder {where}"), "name a file")
     return value
 
 

@@ -115,6 +115,13 @@ def write_atomic(path: Path, text: str | bytes, argument: str = "save") -> None:
 
     # a lone surrogate (a reply's "\ud800" escape, decoded) has no UTF-8 form: written as the escape it came from
     data = text if isinstance(text, bytes) else text.encode("utf-8", errors="backslashreplace")
+    if _device_or_pipe(path):  # /dev/stdout, a FIFO: written through (renamed over, the link itself was replaced)
+        try:
+            with open(path, "wb") as handle:
+                handle.write(data)
+            return
+        except OSError as exc:
+            raise argument_error(argument, f": cannot write {path}: {exc.strerror}") from None
     temporary = None
     try:
         fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
@@ -130,6 +137,17 @@ def write_atomic(path: Path, text: str | bytes, argument: str = "save") -> None:
                 os.unlink(temporary)
             except OSError:
                 pass
+
+
+def _device_or_pipe(path: Path) -> bool:
+    """Whether ``path`` is (or links to) a character device or a FIFO: no file to replace, only to write to."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 def save_redactor(secrets: dict[str, str]) -> Any:

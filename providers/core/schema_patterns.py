@@ -75,11 +75,23 @@ def readable(pattern: str) -> bool:
 def pieces(pattern: str) -> int:
     """At least how many pieces the regex package builds for ``pattern``, each repeat {m,...} counted m times (plus
     once for its optional rest), the alternatives of a group added: read from the text alone in one pass (a pattern
-    neither re nor regex reads is still counted), so nothing is built to count it."""
+    neither re nor regex reads is still counted), so nothing is built to count it. Counted twice, as plain and as
+    verbose text ((?x): blanks and ``#`` comments are no atom, so ``(a{1000}) {1000}`` repeats the group, and ``#[``
+    opens no class), the larger kept; a ``(?#...)`` comment is no atom either way (trial 20m)."""
+    return max(_pieces(pattern, False), _pieces(pattern, True))
+
+
+def _pieces(pattern: str, verbose: bool) -> int:
     levels: list[list[int]] = [[0, 0]]  # per open group: [its size so far, the size of its last atom]
     i, n = 0, len(pattern)
     while i < n:
         c = pattern[i]
+        if verbose and c in " \t\n\r\f\v" or c == "(" and pattern.startswith("(?#", i):
+            i = i + 1 if c != "(" else pattern.find(")", i) + 1 or n
+            continue
+        if verbose and c == "#":
+            i = pattern.find("\n", i) + 1 or n
+            continue
         if c == "\\":
             i += 2
             if pattern[i - 1:i] in ("p", "P", "x", "N", "u", "U") and pattern[i:i + 1] == "{":
@@ -104,18 +116,13 @@ def pieces(pattern: str) -> int:
             levels[-1][0] = min(levels[-1][0] + size, _PAST)
             levels[-1][1] = size
         elif c == "{":
-            m = 0
-            j = i + 1
-            while j < n and pattern[j].isascii() and pattern[j].isdigit():
-                m = min(m * 10 + int(pattern[j]), _PAST)
-                j += 1
-            if j > i + 1 and j < n and pattern[j] in ",}":
-                close = pattern.find("}", j)
-                copies = m + (pattern[j] == ",")  # {m,} and {m,n}: m copies and the optional rest
+            repeat = _repeat(pattern, i, verbose)
+            if repeat is not None:
+                copies = repeat[0]  # {m,} and {m,n}: m copies and the optional rest
                 last = levels[-1][1]
                 levels[-1][0] = min(levels[-1][0] + last * (copies - 1), _PAST)
                 levels[-1][1] = min(last * copies, _PAST)
-                i = (close + 1) if close != -1 else n
+                i = repeat[1]
                 continue
             levels[-1][0] += 1
             levels[-1][1] = 1
@@ -127,6 +134,23 @@ def pieces(pattern: str) -> int:
         size = levels.pop()[0]
         levels[-1][0] = min(levels[-1][0] + size, _PAST)
     return levels[0][0]
+
+
+def _repeat(pattern: str, at: int, verbose: bool) -> tuple[int, int] | None:
+    """For the ``{`` at ``at``: (copies, where the repeat ends) if it starts {m}, {m,} or {m,n}, else None (a
+    literal). Verbose, blanks and ``#`` comments inside the braces are skipped, as the regex package skips them."""
+    m, digits, comma, j, n = 0, False, False, at + 1, len(pattern)
+    while j < n:
+        c = pattern[j]
+        if verbose and c in " \t\n\r\f\v" or verbose and c == "#":
+            j = j + 1 if c != "#" else pattern.find("\n", j) + 1 or n
+        elif c.isascii() and c.isdigit():
+            m, digits, j = (m if comma else min(m * 10 + int(c), _PAST)), digits or not comma, j + 1
+        elif c == "," and not comma:
+            comma, j = True, j + 1
+        else:
+            return (m + comma, j + 1) if c == "}" and digits else None
+    return None
 
 
 def matcher(pattern: str, *, where: str = "pattern", whole: bool = False) -> Callable[[str], bool]:

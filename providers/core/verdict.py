@@ -224,7 +224,7 @@ def _intent(scenario: Scenario) -> str:
 def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = None) -> dict[str, Any]:
     """Judge one reply. Returns ``{"obeyed", "category", "reasons", "enforced", "calls"}``:
     ``enforced`` is False when the provider could not enforce the choice; ``calls`` holds each
-    call's schema check (``valid`` None when the tool is unknown)."""
+    call's schema check (``valid`` None when the tool is unknown or its arguments were not checked)."""
     if not isinstance(reply, Reply) or not isinstance(scenario, Scenario):
         from .call_args import scenario_arg, wrong
 
@@ -248,7 +248,8 @@ def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = 
         tool = scenario.tool(call.name) if call.name in offered else None
         decoded = call.arguments is not None or call.is_custom
         errors = argument_errors(tool, call) if (tool is not None or not decoded) else []
-        valid = None if tool is None and decoded else not _schema_problem(errors)
+        unchecked = errors[:1] != [] and errors[0].startswith("schema:")  # neither valid nor invalid: not checked
+        valid = None if tool is None and decoded or unchecked else not _schema_problem(errors)
         check = {"name": call.name, "offered": call.name in offered, "valid": valid, "errors": errors}
         if call.caller is not None:
             check["caller"] = call.caller

@@ -45,7 +45,7 @@ _HOST_VALUE = re.compile(r"(?:\[(?:[0-9A-Fa-f:.]+|v[0-9A-Fa-f]+\.[A-Za-z0-9._~!$
 def host_problem(field_lines: list[str], version: str) -> str | None:
     """Why the request's header field lines (``name: value``, as they came) get a 400 for Host, or None. The words
     name the rule and never quote the value (a key pasted into a header is never echoed)."""
-    values = [value.strip() for name, _, value in (line.partition(":") for line in field_lines)
+    values = [value.strip(" \t") for name, _, value in (line.partition(":") for line in field_lines)
               if name.strip().lower() == "host"]
     if len(values) > 1:
         return f"{len(values)} Host header lines: a request carries one (RFC 9112 section 3.2)"

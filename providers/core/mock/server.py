@@ -118,16 +118,16 @@ async def _read_rest(first: bytes, reader: asyncio.StreamReader, writer: asyncio
         method, target, version = lines[0].split(" ", 2)
     except ValueError:
         raise BadRequest(400, "malformed request line") from None
-    if not _VERSION.fullmatch(version):
-        raise BadRequest(400, "malformed request line")
+    if not _VERSION.fullmatch(version) or target != "*" and not target.lower().startswith(_TARGET_STARTS):
+        raise BadRequest(400, "malformed request line")  # RFC 9112 3.2: a path, a URL (or OPTIONS' *), nothing else
     if version not in ("HTTP/1.0", "HTTP/1.1"):
         raise BadRequest(505, f"{version} is not supported: send HTTP/1.1")
     headers: dict[str, str] = {}
-    for line in lines[1:]:
-        if not line:
-            continue
-        name, _, value = line.partition(":")
-        name, value = name.strip().lower(), value.strip()
+    for line in filter(None, lines[1:]):
+        name, colon, value = line.partition(":")
+        if not colon or not _FIELD_NAME.fullmatch(name):  # RFC 9112 5.1, 5.2; the line unquoted (a key may be in it)
+            raise BadRequest(400, "a header line that is not name: value (RFC 9112 5.1, 5.2: obs-fold is refused)")
+        name, value = name.lower(), value.strip(" \t")  # OWS is spaces and tabs only (RFC 9110 5.6.3)
         if name == "content-length" and headers.get(name, value) != value:  # RFC 9112 6.3: a smuggling attempt
             raise BadRequest(400, "conflicting Content-Length headers")
         if name in headers and name != "content-length":  # RFC 9110 5.3: a field sent twice is one, comma-joined
@@ -166,8 +166,9 @@ def _too_large(bounds: Bounds) -> str:
             f"{limits.raise_hint('mock_body_bytes')}")
 
 
-_VERSION = re.compile(r"HTTP/\d\.\d")
+_VERSION, _FIELD_NAME = re.compile(r"HTTP/\d\.\d"), re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # a token
 _HEX = re.compile(rb"[0-9A-Fa-f]{1,16}")
+_TARGET_STARTS = ("/", "http://", "https://")  # origin-form, absolute-form: "@host/..." appended to an upstream
 MAX_TRAILERS = 64
 
 
