@@ -253,27 +253,29 @@ def test_refused_connection_is_retried_a_bounded_number_of_times(monkeypatch):
 
 def test_timeout_is_retried_then_one_line(server, monkeypatch):
     slept = record_retry_waits(monkeypatch)
-    url = server.route("slow", default=Fault(delay=30.0, body=OPENAI_REPLY))
-    data, seconds, result = send(url, "--timeout", "0.3", "--retries", "1")
+    # --timeout 1.5, not 0.3: at 0.3 s a loaded machine's connect timed out before the request was sent (the
+    # server then saw one request of two); the server holds each request 60 s, the bounds are half of that
+    url = server.route("slow", default=Fault(delay=60.0, body=OPENAI_REPLY))
+    data, seconds, result = send(url, "--timeout", "1.5", "--retries", "1")
     assert result.returncode == 1
     one_clear_line(data, "openai", "read timeout", "(after 2 attempts)")
-    assert server.count("slow", 2) == 2
+    assert server.count("slow", 2) == 2, [a["error"] for a in data["attempts"]]
     assert 0.375 <= asked(data, slept)[0] <= 0.5  # one backoff between the two timeouts
     first, second = server.arrivals["slow"]
-    assert second - first < 15  # the first attempt gave up after its 0.3 s, never waiting out the server's 30 s
-    assert seconds < 15  # nor the second (one-sided and half a stall: load cannot reach it)
+    assert second - first < 30  # the first attempt gave up after its 1.5 s, never waiting out the server's 60 s
+    assert seconds < 30  # nor the second (one-sided and half a stall: load cannot reach it)
 
 
 def test_a_body_that_stalls_half_way_is_a_read_timeout(server, monkeypatch):
     slept = record_retry_waits(monkeypatch)
-    url = server.route("stall", default=Fault(body=OPENAI_REPLY, stall=30.0))
-    data, seconds, result = send(url, "--timeout", "0.3", "--retries", "1")
+    url = server.route("stall", default=Fault(body=OPENAI_REPLY, stall=60.0))  # --timeout 1.5: as above
+    data, seconds, result = send(url, "--timeout", "1.5", "--retries", "1")
     assert result.returncode == 1
     one_clear_line(data, "openai", "read timeout")
-    assert server.count("stall", 2) == 2 and len(asked(data, slept)) == 2
+    assert server.count("stall", 2) == 2 and len(asked(data, slept)) == 2, [a["error"] for a in data["attempts"]]
     first, second = server.arrivals["stall"]
-    assert second - first < 15  # the first attempt gave up mid-body, never waiting out the server's 30 s stall
-    assert seconds < 15  # nor the second (one-sided and half a stall: load cannot reach it)
+    assert second - first < 30  # the first attempt gave up mid-body, never waiting out the server's 60 s stall
+    assert seconds < 30  # nor the second (one-sided and half a stall: load cannot reach it)
 
 
 def test_a_body_trickling_in_under_the_timeout_still_arrives_whole(server):
