@@ -110,6 +110,7 @@ class Step:
     content_type: str = "application/json"
     delay: float = 0.0  # seconds before answering
     drop: bool = False  # close the connection without any response
+    gate: "Rendezvous | None" = None  # held until every request the gate expects has arrived
 
     @classmethod
     def reply(cls, provider: str, stem: str | None = None, **kw: Any) -> "Step":
@@ -159,6 +160,27 @@ class Step:
         if self.body is None:
             return b""
         return json.dumps(self.body, ensure_ascii=False).encode("utf-8")
+
+
+class Rendezvous:
+    """Holds each request until ``parties`` requests have arrived (across servers sharing it): concurrency shown
+    without a clock. Serial clients never get past the first request; the generous ``timeout`` is the only clock
+    and only ends the wait; ``failure`` then says how many came, and the test asserts it is None."""
+
+    def __init__(self, parties: int, timeout: float = 30.0) -> None:
+        self.parties, self.timeout = parties, timeout
+        self.arrived = 0
+        self.failure: str | None = None
+        self._cond = threading.Condition()
+
+    def wait(self) -> None:
+        with self._cond:
+            self.arrived += 1
+            self._cond.notify_all()
+            if not self._cond.wait_for(lambda: self.arrived >= self.parties or self.failure, self.timeout):
+                self.failure = (f"requests were not concurrent: only {self.arrived} of {self.parties} arrived "
+                                f"within {self.timeout:g} s")
+                self._cond.notify_all()
 
 
 @dataclass
@@ -258,6 +280,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.stand_in.record(Received(self.command, parts.path, parts.query,
                                       {k.lower(): v for k, v in self.headers.items()}, raw, time.monotonic()))
         step = self.stand_in.next_step()
+        if step.gate is not None:
+            step.gate.wait()
         if step.delay:
             time.sleep(step.delay)
         if step.drop:

@@ -1,4 +1,4 @@
-"""`toolchoice compare --send` against real local servers: concurrency by ratio, one dead provider
+"""`toolchoice compare --send` against real local servers: concurrency by a rendezvous (no clock), one dead provider
 leaves the others intact, bodies equal render's, keys only in headers, argument diff."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from servers import StandIn, Step
+from servers import Rendezvous, StandIn, Step
 
 from toolchoice.providers.core.argdiff import argument_diff
 from toolchoice.providers.core.model import Reply, ToolCall
@@ -58,29 +58,24 @@ def servers():
         server.stop()
 
 
-SLOW = 0.4  # seconds each server takes to answer in the concurrency test
-
-
 def test_compare_send_runs_providers_concurrently_and_a_dead_one_sinks_nothing(tmp_path, servers, monkeypatch):
+    # Concurrency without a clock: each live server holds its request until all five have arrived. Serial sending
+    # never gets a second request out while the first is held; the gate's 30 s (under the default --timeout of
+    # 120 s) only ends that wait, and the gate then says how many came.
+    gate = Rendezvous(len(PROVIDERS))
     for server in servers.values():
-        server.default = Step.reply(server.provider, delay=SLOW)
+        server.default = Step.reply(server.provider, gate=gate)
     slept = record_retry_waits(monkeypatch)  # the dead provider's backoff: recorded, not slept
     urls = {p: s.base_url(p) for p, s in servers.items()} | {"groq": dead_url()}
     path = scenario_for(tmp_path, urls)
     env = env_with_keys()
 
-    alone = toolchoice("compare", str(path), "--providers", "anthropic", "--send", "-f", "json", "--retries", "0",
-                       env=env)
-    assert alone.returncode in (0, 4), alone.stderr
-    alone_ms = json.loads(alone.stdout)["wall_ms"]
-
     result = toolchoice("compare", str(path), "--send", "-f", "json", "--retries", "1", env=env)
+    assert gate.failure is None, gate.failure
     assert result.returncode == 1, result.stderr  # one provider failed
     data = json.loads(result.stdout)
     assert [p["provider"] for p in data["providers"]] == PROVIDERS + ["groq"]
-    # Five providers with 0.4 s each: serial would take about 5x one of them; concurrent about 1x.
-    assert data["wall_ms"] >= SLOW * 1000
-    assert data["wall_ms"] / alone_ms < 1.6, (data["wall_ms"], alone_ms)
+    assert data["wall_ms"] > 0  # reported; how small it is against one provider alone is bench/concurrency.py's
 
     by_id = {p["provider"]: p for p in data["providers"]}
     assert "groq" in by_id and by_id["groq"]["verdict"]["category"] == "error"
@@ -100,7 +95,7 @@ def test_compare_send_runs_providers_concurrently_and_a_dead_one_sinks_nothing(t
         assert received.json == rendered["request"]["body"], provider
         assert CANARY in " ".join(received.headers.values())
         assert CANARY.encode() not in received.raw
-    assert CANARY not in result.stdout + result.stderr + alone.stdout + alone.stderr
+    assert CANARY not in result.stdout + result.stderr
 
 
 def test_compare_send_skips_providers_without_a_key_and_names_the_variable(tmp_path, servers):
