@@ -192,8 +192,8 @@ PACKAGES: dict[str, Package] = {
     "cerebras": _compatible("cerebras", "@ai-sdk/cerebras", "cerebras(MODEL)"),
     # recorded: openai-compatible-openrouter, -sambanova, -huggingface
     "openrouter": _compatible("openrouter", _COMPATIBLE, route=_through_compatible(
-        "OpenRouter", "openrouter", "; its own provider is the community package @openrouter/ai-sdk-provider (2.9.1 "
-                                    "is its line for ai 6), not read here")),
+        "OpenRouter", "openrouter", "; its own provider is the community package @openrouter/ai-sdk-provider (3.1.0 "
+                                    "is its line for ai 7, peerDependencies ai ^7.0.0 on 2026-11-28), not read here")),
     "sambanova": _compatible("sambanova", _COMPATIBLE, route=_through_compatible(
         "SambaNova", "sambanova", "; the community package sambanova-ai-provider (1.2.2) is built for ai 5 "
                                   "(@ai-sdk/provider 2.0.0), not read here")),
@@ -275,7 +275,8 @@ PACKAGES: dict[str, Package] = {
 # The hosts no @ai-sdk package describes: the package a user would take instead (dialect.no_route)
 NO_PACKAGE: dict[str, str] = {
     "ollama": "no @ai-sdk package speaks Ollama's native /api/chat, which toolchoice's ollama row builds; the "
-              "community package ollama-ai-provider-v2 (3.6.0 is its line for ai 5 and 6) does, not read here "
+              "community package ollama-ai-provider-v2 (4.0.1 is its line for ai 7, peerDependencies ai ^7.0.0 on "
+              "2026-11-28) does, not read here "
               "(Ollama's OpenAI-compatible /v1/chat/completions would be @ai-sdk/openai-compatible)",
 }
 
