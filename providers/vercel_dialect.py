@@ -112,25 +112,11 @@ def _only(tools: Any, names: Sequence[str]) -> Any:
     return kept
 
 
-def _openapi(schema: Any) -> Any:
-    """@ai-sdk/google's convertJSONSchemaToOpenAPISchema on the plain schemas a scenario holds: $schema and
-    additionalProperties left out, the rest kept (google dist/index.js:1655 prepareTools)."""
-    if isinstance(schema, dict):
-        return {k: _openapi(v) for k, v in schema.items() if k not in ("$schema", "additionalProperties")}
-    if isinstance(schema, list):
-        return [_openapi(v) for v in schema]
-    return schema
-
-
 def _as_package_writes(package: Package, tools: Any, stream: bool) -> Any:
-    """The declarations as the package writes them where it parts from the API request's: Gemini's OpenAPI schemas,
-    the Responses model's strict left out of a tool that does not set it, Anthropic's eager_input_streaming on a
-    stream."""
+    """The declarations as the package writes them where it parts from the API request's: Gemini's JSON Schema as
+    given in parametersJsonSchema, Anthropic's eager_input_streaming on a stream."""
     if package.provider == "anthropic" and stream and isinstance(tools, list):
         return [{**t, "eager_input_streaming": True} if isinstance(t, dict) and "input_schema" in t else t
-                for t in tools]
-    if package.provider == "openai-responses" and isinstance(tools, list):
-        return [{k: v for k, v in t.items() if not (k == "strict" and v is False)} if isinstance(t, dict) else t
                 for t in tools]
     if package.provider != "gemini" or not isinstance(tools, list):
         return tools
@@ -144,7 +130,7 @@ def _as_package_writes(package: Package, tools: Any, stream: bool) -> Any:
         for d in declarations:
             schema = d.get("parametersJsonSchema", d.get("parameters"))
             d = {k: v for k, v in d.items() if k not in ("parametersJsonSchema", "parameters")}
-            rewritten.append({**d, "parameters": _openapi(schema)} if schema is not None else d)
+            rewritten.append({**d, "parametersJsonSchema": schema} if schema is not None else d)
         out.append({**tool, "functionDeclarations": rewritten})
     return out
 
@@ -178,7 +164,7 @@ def _options(package: Package, parallel: bool | None, thinking: Any) -> dict[str
     if isinstance(thinking, dict) and package.provider in ("anthropic", "deepseek", "bedrock"):
         kind = thinking.get("type")
         asked = {"type": kind, **({"budgetTokens": thinking["budget_tokens"]} if "budget_tokens" in thinking else {})}
-        if kind is not None:  # Bedrock's: providerOptions.bedrock.reasoningConfig (dist/index.js:1094)
+        if kind is not None:  # Bedrock's: providerOptions.bedrock.reasoningConfig (dist/index.js:1392)
             space, key = ("bedrock", "reasoningConfig") if package.provider == "bedrock" else (package.provider,
                                                                                               "thinking")
             options.setdefault(space, {})[key] = asked
@@ -384,7 +370,7 @@ def _difference(package: Package, path: str, ours: Any, theirs: Any, why: Mappin
             eager = why.get(path)
             note = (f"declares each tool with eager_input_streaming: true on a stream ({eager})"
                     if isinstance(eager, Source) else package.tools_note or "writes the declarations otherwise")
-            return LedgerEntry("warning" if package.tools_warning else "info", "dialect.differs",
+            return LedgerEntry("info", "dialect.differs",
                                f"{path}: {package.package} {note}")
         rule = why.get(package.choice_path or "")
         said = f": {rule.api_says}" if isinstance(rule, Rule) and rule.api_says else ""

@@ -18,7 +18,6 @@ import { createMistral } from '@ai-sdk/mistral';
 import { createGroq } from '@ai-sdk/groq';
 import { createCohere } from '@ai-sdk/cohere';
 import { createDeepSeek } from '@ai-sdk/deepseek';
-import { createXai } from '@ai-sdk/xai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { createAzure } from '@ai-sdk/azure';
@@ -88,7 +87,6 @@ const TARGETS = {
       providerOptions: { deepseek: { thinking: { type: 'disabled' } } } },
     { name: 'tool-get_time-thinking-disabled', choice: { type: 'tool', toolName: 'get_time' },
       providerOptions: { deepseek: { thinking: { type: 'disabled' } } } }] },
-  xai: { mock: 'xai', model: (u) => createXai({ baseURL: u, apiKey: KEY })('grok-4.3') },
   'openai-compatible': { mock: 'vllm', model: (u) => createOpenAICompatible({ name: 'local', baseURL: u, apiKey: KEY })('local-model') },
   'amazon-bedrock': { mock: 'bedrock', model: bedrock },
   // Azure: azure(id) is the Responses model; the chat model on a deployment URL is the request toolchoice's azure row
@@ -101,6 +99,9 @@ const TARGETS = {
   'openai-compatible-openrouter': { mock: 'openrouter', model: (u) => createOpenAICompatible({ name: 'openrouter', baseURL: u, apiKey: KEY })('openai/gpt-5.4-mini') },
   'openai-compatible-sambanova': { mock: 'sambanova', model: (u) => createOpenAICompatible({ name: 'sambanova', baseURL: u, apiKey: KEY })('Meta-Llama-3.3-70B-Instruct') },
   'openai-compatible-huggingface': { mock: 'huggingface', model: (u) => createOpenAICompatible({ name: 'huggingface', baseURL: u, apiKey: KEY })('openai/gpt-oss-120b') },
+  // @ai-sdk/xai 5 (ai 7) has only the Responses model (`const provider = (modelId) => createResponsesLanguageModel(modelId)`);
+  // toolchoice's xai row is chat completions
+  'openai-compatible-xai': { mock: 'xai', model: (u) => createOpenAICompatible({ name: 'xai', baseURL: u, apiKey: KEY })('grok-4.3') },
   // providerOptions for parallel tool calls (`cases` replaces CASES), into OPTIONS_OUT
   'openai-chat-parallel': { options: true, mock: 'openai', model: (u) => createOpenAI({ baseURL: u, apiKey: KEY }).chat('gpt-5.4-mini'),
     cases: parallel('openai', 'parallelToolCalls') },
