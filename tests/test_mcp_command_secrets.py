@@ -99,10 +99,11 @@ def test_a_missing_command_s_error_line_hides_every_form() -> None:
 
 @needs_mcp
 def test_a_listing_and_a_crash_of_a_real_server_hide_what_it_was_started_with() -> None:
-    listed = run_cli(["tools", "--mcp", _argv_server(ARGS), "-f", "json"])
+    listed = run_cli(["tools", "--mcp", _argv_server(ARGS), "--env", "MCP_ENV_KEY=hunter2secretJ", "-f", "json"])
     assert listed.returncode == 0, listed.stderr
     doc = json.loads(listed.stdout)
     _no_secret(listed.stdout, listed.stderr)
+    assert "hunter2secretJ" not in listed.stdout and '"env": "[redacted]"' in doc["tools"][0]["description"]
     notes = " ".join(entry["message"] for entry in doc["ledger"])
     for word in KEPT:
         assert word in notes, (word, notes)

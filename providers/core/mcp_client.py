@@ -60,7 +60,7 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
     of ``env`` is read from the environment after the split (a value is one argument, never more); messages
     name the command as written, with the values of its secret-named parts hidden (``command_shown``: a token
     on a command line need not look like a key), and every value read or hidden is redacted from them."""
-    from .command_shown import command_secrets, hide_echoes, hide_echoes_data, shown_command
+    from .command_shown import command_secrets, hide_echoes, hide_echoes_data, secret_name, shown_command
 
     who = f"mcp: {shown_command(command)}"
     try:
@@ -74,6 +74,8 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
     # what the server echoes of its command line (a stderr line, a description) keeps them hidden too
     secrets.update({value: HIDDEN for value in command_secrets(argv) if value not in secrets})
     extra = {name: resolve_env(value, who, f"env {name}", secrets) for name, value in (env or {}).items()}
+    secrets.update({value: HIDDEN for name, value in extra.items()  # env: {API_KEY: text}: echoed, never shown
+                    if value not in secrets and secret_name(name) and value != HIDDEN})
     program = argv[0]
     found = shutil.which(program, path=os.environ.get("PATH")) if os.sep not in program else (
         program if os.access(Path(cwd or ".") / program, os.X_OK) else None)
