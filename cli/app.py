@@ -141,9 +141,13 @@ def _run(argv: list[str]) -> int:
             where = f"did you mean {meant}? {where}"
         if first == "tools" and "--mcp" in argv[:-1] and " " not in argv[argv.index("--mcp") + 1]:
             # `--mcp npx -y server`: the command line not quoted, its words taken for options and arguments
+            from toolchoice.providers.core.command_shown import command_secrets, hide_echoes
+
             from .tools_cmd import mcp_quoted
 
-            where = f"{mcp_quoted(argv[argv.index('--mcp') + 1:])}; {where}"
+            words = argv[argv.index('--mcp') + 1:]
+            where = f"{mcp_quoted(words)}; {where}"
+            message = hide_echoes(message, command_secrets(words))  # click's "unexpected extra argument (TOKEN)"
         elsewhere = _commands_taking(getattr(exc, "option_name", None), first)
         if instead:
             where = f"{instead}; {where}"

@@ -20,10 +20,14 @@ class ToolsFormat(str, Enum):
 
 
 def mcp_quoted(words: list[str]) -> str:
-    """`tools --mcp` given a command line as several words: how to give it, as one quoted argument."""
+    """`tools --mcp` given a command line as several words: how to give it, as one quoted argument (the values of
+    its secret-named parts hidden: a token on a command line need not look like a key)."""
     import shlex
 
-    return f"--mcp takes the server's whole command line as one argument: --mcp {shlex.quote(' '.join(words))}"
+    from toolchoice.providers.core.command_shown import shown_command
+
+    return (f"--mcp takes the server's whole command line as one argument: "
+            f"--mcp {shlex.quote(shown_command(' '.join(words)))}")
 
 
 @handled
@@ -65,7 +69,9 @@ def tools(
 
         if mcp is not None:
             listing = mcp_client.list_tools_stdio(mcp, timeout=timeout, env=_env(env or []))
-            imported = tool_import.import_listing(listing, f"mcp: {mcp}")
+            from toolchoice.providers.core.command_shown import shown_command
+
+            imported = tool_import.import_listing(listing, f"mcp: {shown_command(mcp)}")
         else:
             assert mcp_url is not None
             listing = mcp_client.list_tools_http(mcp_url, _headers(header or []), timeout=timeout)

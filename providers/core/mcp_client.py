@@ -22,6 +22,7 @@ import shutil
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping
 
+from .key_looks import LITERAL_PLACEHOLDER as HIDDEN
 from .model import ToolchoiceError
 
 INSTALL_HINT = "pip install 'toolchoice[mcp]'"
@@ -57,8 +58,11 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
     """``tools/list`` of a stdio server started with ``command`` (a command line, split like a shell), with
     ``env`` over the SDK's default environment. ``$NAME`` / ``${NAME}`` in an argument of the command or a value
     of ``env`` is read from the environment after the split (a value is one argument, never more); messages
-    name the command as written and every value read is redacted from them."""
-    who = f"mcp: {command}"
+    name the command as written, with the values of its secret-named parts hidden (``command_shown``: a token
+    on a command line need not look like a key), and every value read or hidden is redacted from them."""
+    from .command_shown import command_secrets, hide_echoes, hide_echoes_data, secret_name, shown_command
+
+    who = f"mcp: {shown_command(command)}"
     try:
         argv = shlex.split(command)
     except ValueError as exc:
@@ -67,7 +71,11 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
         raise ToolchoiceError(f"{who}: the command is empty")
     secrets: dict[str, str] = {}
     argv = [resolve_env(arg, who, "the command", secrets) for arg in argv]
+    # what the server echoes of its command line (a stderr line, a description) keeps them hidden too
+    secrets.update({value: HIDDEN for value in command_secrets(argv) if value not in secrets})
     extra = {name: resolve_env(value, who, f"env {name}", secrets) for name, value in (env or {}).items()}
+    secrets.update({value: HIDDEN for name, value in extra.items()  # env: {API_KEY: text}: echoed, never shown
+                    if value not in secrets and secret_name(name) and value != HIDDEN})
     program = argv[0]
     found = shutil.which(program, path=os.environ.get("PATH")) if os.sep not in program else (
         program if os.access(Path(cwd or ".") / program, os.X_OK) else None)
@@ -90,8 +98,13 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
     before = _children()
     try:
         done: dict[str, Any] = {}
-        return _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog.file)), done=done, who=who), who,
-                    timeout, secrets, done)
+        listing = _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog.file)), done=done, who=who),
+                       who, timeout, secrets, done)
+        short = [value for value, shown in secrets.items() if shown == HIDDEN]  # those the Redactor leaves
+        hidden = hide_echoes_data(listing, short) if short else listing
+        if hidden != listing:
+            hidden[ECHOED] = sorted({*hidden.get(ECHOED, ()), HIDDEN})
+        return hidden
     except ToolchoiceError as exc:
         errlog.close()  # the server stopped: its lines are all there once our end is closed (not 0.2 s a look)
         last = errlog.last_line()
@@ -106,7 +119,8 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
             from .redaction import Redactor, printable
 
             last = " ".join(printable(Redactor(secrets).text(last[:200])).split())
-        message = exc.message + (f"; the server's last stderr line: {last}" if last else "")
+        message = hide_echoes(exc.message + (f"; the server's last stderr line: {last}" if last else ""),
+                              [value for value, shown in secrets.items() if shown == HIDDEN])
         again = ToolchoiceError(message, hint=exc.hint)
         again.hint_parts, again.names = exc.hint_parts, exc.names  # the hint's argument: `tools --timeout`
         raise again from None

@@ -105,8 +105,10 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
                 raise loc.fail("from: mcp must be a command line", 'mcp: "python -m my_server"')
             if headers:
                 raise loc.fail("from: headers go with mcp_url:, not mcp:", None)
+            from .command_shown import shown_command
+
             return import_listing(mcp_client.list_tools_stdio(command, timeout=float(timeout), cwd=base, env=env),
-                                  f"mcp: {command}")
+                                  f"mcp: {shown_command(command)}")
         url = value["mcp_url"]
         if not isinstance(url, str) or not url.strip():
             raise loc.fail("from: mcp_url must be a URL", 'mcp_url: "http://127.0.0.1:8000/mcp"')
@@ -271,10 +273,13 @@ def import_listing(listing: Any, shown: str) -> Imported:
     try:
         imported = _with_field_warnings(convert(listing, shown, expect="mcp"))
         if echoed:
+            from .key_looks import LITERAL_PLACEHOLDER
+
+            said = ["a secret-named part of its command line" if e == LITERAL_PLACEHOLDER
+                    else e for e in echoed]
             imported = imported._replace(notes=(*imported.notes, LedgerEntry(
                 "warning", "import.secret_echoed", f"{shown}: the server's tool list held the value of "
-                f"{', '.join(echoed)} (a header it was sent): written as {', '.join(echoed)}, never shown, saved "
-                "or sent on")))
+                f"{', '.join(said)} (sent to it): written as {', '.join(echoed)}, never shown, saved or sent on")))
         return imported
     except ImportProblem as problem:
         where = ".".join(str(w) for w in problem.where)

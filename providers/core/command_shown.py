@@ -1,0 +1,202 @@
+"""A command line as output shows it: the values of its secret-named parts hidden, everything else as written.
+
+A stdio MCP server is commonly started with a secret on its command line (``--token X``, ``--api-key=X``,
+``-H 'Authorization: Bearer X'``, ``GITHUB_TOKEN=X npx ...``, ``https://user:pass@host``, ``?api_key=X``). Such a
+token need not look like any issuer's key (``redaction`` finds those by their shape), so it is found by the name
+that holds it: an option (``--opt value``, ``--opt=value``, ``-opt value``), a ``NAME=value`` word, a header
+(``Name: value``, its scheme word kept), a URL's user info and query parameters, whose name says secret (key,
+token, secret, password, passwd, pass, pwd, auth, authorization, credential, bearer, cookie, with -, _, . and
+camelCase variants, ``PGPASSWORD`` too). Its value becomes ``[redacted]`` (the placeholder every output uses,
+``key_looks.LITERAL_PLACEHOLDER``); a ``$NAME`` reference is kept, as it names a variable, not a value. A name
+that says where a secret is rather than what it is (``--token-file``, ``--api-key-env``, ``--auth-url``), a
+count (``--max-tokens``) or a negated flag (``--no-auth``) is not secret. What the command runs with is never
+changed: this is what is shown of it.
+
+Only the standard library (and ``key_looks``): an error line imports it.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Any, Callable
+
+from .key_looks import ENV_REFERENCE, LITERAL_PLACEHOLDER, name_words, redact_patterns
+
+HIDDEN = LITERAL_PLACEHOLDER
+
+# a word of a name that says its value is a secret (redaction.KEY_WORDS and the words a command line spells)
+_SECRET_WORDS = frozenset({"key", "keys", "apikey", "apikeys", "auth", "authorization", "token", "secret", "secrets",
+                           "password", "passwd", "pass", "passphrase", "pwd", "credential", "credentials", "bearer",
+                           "cookie", "signature", "sig", "pat", "accesstoken", "authtoken", "apitoken",
+                           "sessiontoken", "bearertoken", "clientsecret", "privatekey", "secretkey", "xapikey",
+                           "subscriptionkey"})
+# a word holding one of these run together with others (PGPASSWORD, MYSQLPWD is too short to tell)
+_SECRET_PARTS = ("password", "passwd", "secret", "apikey", "authtoken", "accesstoken")
+# a last word that says where a secret is, or about it, not what it is: --token-file, --api-key-env, --auth-url
+_NOT_VALUE = frozenset({"file", "files", "path", "dir", "env", "var", "name", "url", "uri", "endpoint", "type", "kind",
+                        "mode", "method", "scheme", "header", "length", "size", "limit", "count", "id", "ids", "ttl",
+                        "timeout", "expiry", "expires", "prefix", "command", "cmd", "helper", "provider", "store"})
+_NOT_PAIRS = frozenset({("idempotency", "key"), ("cache", "key")})
+_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "apikey"})
+_HEADER_OPTIONS = frozenset({"H", "header", "headers"})
+_USER_OPTIONS = frozenset({"u", "user"})  # curl's -u user:password
+# a shell word as written: unquoted characters, a backslash and the next, '...' or "..." (each alternative begins
+# with its own character: linear)
+_WORD = re.compile(r"""(?:[^\s'"\\]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+""", re.S)
+_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]{0,127})=(.*)", re.S)
+_HEADER = re.compile(r"([A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}):[ \t]*(.*)", re.S)
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{0,31}://)([^\s/?#]*)@")
+_QUERY = re.compile(r"([?&;])([A-Za-z_][A-Za-z0-9_.-]{0,63})=([^&#;\s]*)")
+_PLAIN = re.compile(r"[A-Za-z0-9_@%+=:,./\[\]$-]+")  # shown without quotes
+
+
+def secret_name(name: str) -> bool:
+    """Whether an option, variable, header or query parameter named ``name`` holds a secret as its value."""
+    words = name_words(name.lstrip("-"))
+    if not words or words[0] == "no" or words[-1] in _NOT_VALUE:
+        return False
+    for i, word in enumerate(words):
+        if (word in _SECRET_WORDS or any(part in word for part in _SECRET_PARTS)) and (
+                i == 0 or (words[i - 1], word) not in _NOT_PAIRS):
+            return True
+    return False
+
+
+def shown_command(command: str | list[str]) -> str:
+    """``command`` (a command line, or its words) with the value of every secret-named part as ``[redacted]``."""
+    return _shown(command, lambda value: None)
+
+
+def command_secrets(command: str | list[str]) -> list[str]:
+    """The values ``shown_command`` hides (for redacting them from what the command's process writes)."""
+    found: list[str] = []
+    _shown(command, found.append)
+    return list(dict.fromkeys(found))
+
+
+def hide_echoes(text: str, values: list[str]) -> str:
+    """``text`` (what the command's process or a parser said of it) with each of ``values`` (``command_secrets``) as
+    ``[redacted]`` where it stands as a word of its own: ``redaction.Redactor`` hides those of 8 characters or more
+    in every spelling and piece, and leaves shorter ones, which as a word of their own are hidden here (but for
+    those under 4 characters, which would take ordinary words with them)."""
+    for value in sorted((v for v in values if len(v) >= 4), key=len, reverse=True):
+        if value in text:
+            text = re.sub(r"(?<![\w-])%s(?![\w-])" % re.escape(value), HIDDEN, text)
+    return text
+
+
+def hide_echoes_data(data: Any, values: list[str]) -> Any:
+    """``hide_echoes`` in every string of parsed JSON (a tool listing's descriptions and defaults)."""
+    if isinstance(data, str):
+        return hide_echoes(data, values)
+    if isinstance(data, list):
+        return [hide_echoes_data(item, values) for item in data]
+    if isinstance(data, dict):
+        return {key: hide_echoes_data(item, values) for key, item in data.items()}
+    return data
+
+
+def _shown(command: str | list[str], keep: Callable[[str], None]) -> str:
+    if isinstance(command, list):
+        raws = [_quoted(word) for word in command]
+        words = list(command)
+    else:
+        try:
+            shlex.split(command)
+            raws = [m.group(0) for m in _WORD.finditer(command)]
+            words = [" ".join(shlex.split(raw)) for raw in raws]
+        except ValueError:  # unbalanced quotes: the words as they stand
+            raws = command.split()
+            words = list(raws)
+    hide = _Hider(keep)
+    shown = list(words)
+    at = 0
+    while at < len(words):
+        word = words[at]
+        after = words[at + 1] if at + 1 < len(words) else None
+        if word.startswith("-") and len(word) > 1 and not word[1:2].isdigit():
+            name, eq, value = word.lstrip("-").partition("=")
+            if eq:
+                shown[at] = word[:len(word) - len(value)] + (hide.whole(value) if secret_name(name)
+                                                             else hide.header(value) if name in _HEADER_OPTIONS
+                                                             else hide.word(value))
+            elif after is not None and not after.startswith("-"):
+                if secret_name(name):
+                    at = hide.spoken(words, shown, at + 1)
+                    continue
+                if name in _HEADER_OPTIONS and after.endswith(":"):  # -H Authorization: Bearer X, unquoted
+                    at += 1
+                    continue
+                if name in _HEADER_OPTIONS:
+                    shown[at + 1] = hide.header(after)
+                    at += 2
+                    continue
+                if name in _USER_OPTIONS and ":" in after:
+                    user, _, password = after.partition(":")
+                    shown[at + 1] = f"{user}:{hide.whole(password)}"
+                    at += 2
+                    continue
+        elif word.endswith(":") and after is not None and secret_name(word[:-1]) and _HEADER.fullmatch(word):
+            at = hide.spoken(words, shown, at + 1)  # -H Authorization: Bearer X, unquoted
+            continue
+        else:
+            shown[at] = hide.word(word)
+        at += 1
+    out = [raw if new == old else _quoted(new) for raw, old, new in zip(raws, words, shown)]
+    return redact_patterns(" ".join(out))  # a key of a known issuer's shape anywhere else
+
+
+class _Hider:
+    def __init__(self, keep: Callable[[str], None]) -> None:
+        self.keep = keep
+
+    def whole(self, value: str) -> str:
+        """A secret's value hidden, its scheme word kept; a ``$NAME`` reference or nothing kept as written."""
+        if not value or ENV_REFERENCE.fullmatch(value):
+            return value
+        scheme, space, rest = value.partition(" ")
+        if space and scheme.lower() in _SCHEMES and rest.strip():
+            return f"{scheme} {self.whole(rest.strip())}"
+        self.keep(value)
+        return HIDDEN
+
+    def spoken(self, words: list[str], shown: list[str], at: int) -> int:
+        """The value word at ``at`` hidden (and the one after a scheme word); the index after them."""
+        if words[at].lower() in _SCHEMES and at + 1 < len(words) and not words[at + 1].startswith("-"):
+            at += 1
+        shown[at] = self.whole(words[at])
+        return at + 1
+
+    def header(self, text: str) -> str:
+        found = _HEADER.fullmatch(text)
+        if found and secret_name(found.group(1)):
+            return text[:found.start(2)] + self.whole(found.group(2))
+        return self.word(text)
+
+    def word(self, text: str) -> str:
+        """One word: ``NAME=value`` with a secret name, a header line, a URL's user info and secret parameters."""
+        found = _ASSIGNMENT.fullmatch(text)
+        if found:
+            name, value = found.groups()
+            return f"{name}={self.whole(value) if secret_name(name) else self.word(value)}"
+        found = _HEADER.fullmatch(text)
+        if found and secret_name(found.group(1)):
+            return self.header(text)
+
+        def userinfo(m: re.Match[str]) -> str:
+            user, colon, password = m.group(2).partition(":")
+            if not m.group(2):
+                return m.group(0)
+            return f"{m.group(1)}{user}:{self.whole(password)}@" if colon else f"{m.group(1)}{self.whole(user)}@"
+
+        def parameter(m: re.Match[str]) -> str:
+            if not secret_name(m.group(2)):
+                return m.group(0)
+            return f"{m.group(1)}{m.group(2)}={self.whole(m.group(3))}"
+
+        return _QUERY.sub(parameter, _USERINFO.sub(userinfo, text)) if "=" in text or "@" in text else text
+
+
+def _quoted(word: str) -> str:
+    return word if _PLAIN.fullmatch(word) else shlex.quote(word)
