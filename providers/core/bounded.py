@@ -388,3 +388,14 @@ def expanded_size(value: Any) -> tuple[int, int]:
     if isinstance(value, (Mapping, list, tuple)):
         return sizes[id(value)]
     return 1, len(value) if isinstance(value, str) else 0
+
+
+def refuse_expanded(value: Any, subject: str, values_hint: str, **where: Any) -> None:
+    """The scenario reader's bounds on values and text (yaml_input.Reader), counted by ``expanded_size`` before
+    ``value`` is written out: ``<subject> to more than N values`` / ``... of text``, one line."""
+    values, chars = expanded_size(value)
+    if values > MAX_VALUES:
+        raise ToolchoiceError(f"{subject} to more than {MAX_VALUES} values", hint=values_hint, **where)
+    if chars > limits.get("expanded_bytes"):
+        raise ToolchoiceError(f"{subject} to more than {limits.shown('expanded_bytes')} of text",
+                              hint=limits.raise_hint("expanded_bytes"), **where)

@@ -320,18 +320,11 @@ def parse_cli_value(text: str) -> Any:
     return stripped
 
 
-
 def _bounded(value: Any) -> None:
-    """Refuse an option's YAML that, its aliases expanded, holds more values or text than a scenario file may
-    (yaml_input.Reader's bounds): PyYAML makes an alias a reference to its anchor's object, so nine aliases a level
-    stand for 9**levels values, which quoting the value (json.dumps) or walking it then writes out."""
-    from . import limits
-    from .bounded import MAX_VALUES, expanded_size
+    """Refuse an option's YAML that, its aliases expanded, holds more values or text than a scenario file may:
+    PyYAML makes an alias a reference to its anchor's object, so nine aliases a level stand for 9**levels values,
+    which quoting the value (json.dumps) or walking it then writes out."""
+    from .bounded import refuse_expanded
 
-    values, chars = expanded_size(value)
-    if values > MAX_VALUES:
-        raise ToolchoiceError(f"--tool-choice: its YAML aliases expand to more than {MAX_VALUES} values",
-                              hint="YAML aliases (*name) repeat what they name: write the data out once")
-    if chars > limits.get("expanded_bytes"):
-        raise ToolchoiceError(f"--tool-choice: its YAML aliases expand to more than "
-                              f"{limits.shown('expanded_bytes')} of text", hint=limits.raise_hint("expanded_bytes"))
+    refuse_expanded(value, "--tool-choice: its YAML aliases expand",
+                    "YAML aliases (*name) repeat what they name: write the data out once")

@@ -45,20 +45,13 @@ _YAML_HINTS = ("quote it if YAML read it as something else",)  # yaml_input.Read
 
 
 def _refuse_expanded(data: Mapping[str, Any], name: str) -> None:
-    """The scenario reader's bounds on values and text (yaml_input.Reader), counted before the data is written out: an
-    object the data holds at many places (a list of one list nine times, and so on) is written out at each, so six
-    levels of nine were 4.8 million lines (19 s, 347 MB) before the reader refused them, eleven never ended."""
-    from . import limits
-    from .bounded import MAX_VALUES, expanded_size
+    """The reader's bounds, counted before the data is written out: an object the data holds at many places (a list
+    of one list nine times, and so on) is written out at each, so six levels of nine were 4.8 million lines (19 s,
+    347 MB) before the reader refused them, eleven never ended."""
+    from .bounded import refuse_expanded
 
-    values, chars = expanded_size(dict(data))
-    if values > MAX_VALUES:
-        raise ToolchoiceError(f"the scenario expands to more than {MAX_VALUES} values", path=name,
-                              hint="a scenario holds tools and messages, not bulk data (an object used at many "
-                              "places counts at each)")
-    if chars > limits.get("expanded_bytes"):
-        raise ToolchoiceError(f"the scenario expands to more than {limits.shown('expanded_bytes')} of text",
-                              path=name, hint=limits.raise_hint("expanded_bytes"))
+    refuse_expanded(dict(data), "the scenario expands", "a scenario holds tools and messages, not bulk data (an "
+                    "object used at many places counts at each)", path=name)
 
 
 def _emit(value: Any, where: str, lead: str, lines: list[str], places: list[str], depth: int) -> None:
