@@ -301,7 +301,7 @@ def parse_cli_value(text: str) -> Any:
         import yaml
 
         try:
-            value = yaml.safe_load(stripped)
+            value = yaml.load(stripped, Loader=_option_loader())  # noqa: S506 (a SafeLoader)
         except (yaml.YAMLError, RecursionError, ValueError, KeyError, AttributeError, TypeError, OverflowError) as exc:
             if isinstance(exc, yaml.MarkedYAMLError):
                 reason = exc.problem or exc.context
@@ -313,11 +313,69 @@ def parse_cli_value(text: str) -> Any:
             raise ToolchoiceError(f"--tool-choice {shown!r} is not valid YAML/JSON: {reason}",
                                   hint="quote it for the shell, e.g. --tool-choice '{tool: get_weather}'") from None
         _bounded(value)
+        _json_only(value)
         return value
     lowered = stripped.lower()
     if lowered in ("true", "false", "null", "~"):
         return {"true": True, "false": False}.get(lowered)
     return stripped
+
+
+_OPTION_LOADER: Any = None
+
+
+def _option_loader() -> Any:
+    """PyYAML's safe loader, refusing a key written twice in one mapping (``{tool: a, tool: b}``): plain
+    ``safe_load`` keeps the last and drops the first without a word, as the scenario reader never does."""
+    global _OPTION_LOADER
+    if _OPTION_LOADER is None:
+        import yaml
+
+        class OptionLoader(yaml.SafeLoader):
+            def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+                if isinstance(node, yaml.MappingNode):
+                    self.flatten_mapping(node)  # merge keys (<<) first, as SafeConstructor does
+                    seen: set[Any] = set()
+                    for key_node, _ in node.value:
+                        key = self.construct_object(key_node, deep=True)
+                        if isinstance(key, (str, int, float, bool)) and key in seen:
+                            raise ToolchoiceError(f"--tool-choice: the key {quoted(key)} is written twice",
+                                                  hint="keep one of them")
+                        if isinstance(key, (str, int, float, bool)):
+                            seen.add(key)
+                return super().construct_mapping(node, deep=deep)
+
+        _OPTION_LOADER = OptionLoader
+    return _OPTION_LOADER
+
+
+def _json_only(value: Any) -> None:
+    """Refuse what YAML reads that JSON has no word for (a date, ``!!binary`` bytes, a ``!!set``, a non-string
+    key, an infinite number), with the scenario reader's words, instead of quoting its Python repr later."""
+    import math
+
+    seen: set[int] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (dict, list)):
+            if id(item) in seen:  # an alias met again, or a loop: parse_tool_choice says what it is
+                continue
+            seen.add(id(item))
+            if isinstance(item, dict):
+                bad = [k for k in item if not isinstance(k, str)]
+                if bad:
+                    shown = quoted(bad[0]) if isinstance(bad[0], (int, float, type(None))) else \
+                        f"a {type(bad[0]).__name__}"
+                    raise ToolchoiceError(f"--tool-choice: keys must be strings, not {shown}", hint="quote the key")
+                stack.extend(item.values())
+            else:
+                stack.extend(item)
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise ToolchoiceError("--tool-choice: numbers must be finite", hint="quote it to make it a string")
+        elif not isinstance(item, (str, int, float, bool, type(None))):
+            raise ToolchoiceError(f"--tool-choice: a {type(item).__name__} value is not JSON data",
+                                  hint="quote it to make it a string")
 
 
 def _bounded(value: Any) -> None:
