@@ -98,7 +98,7 @@ def _summary(line: str, printer: Any = None) -> None:
         where = f"#{numbers[0]}" if len(numbers) == 1 else f"from #{numbers[0]}, {len(numbers)} requests"
         # escaped as the lines are (a tool name the message quotes shows as the client sent it, never acted on), and
         # bounded as they are (a message quoting a tool name of a megabyte)
-        sys.stderr.write(visible(f"  {code} ({where}): {bounded(message)}").replace("\n", " ") + "\n")
+        sys.stderr.write(visible(f"  {code} ({where}): {bounded(message, WORDS_AT_MOST)}").replace("\n", " ") + "\n")
     sys.stderr.flush()
 
 
@@ -136,12 +136,14 @@ def _printer(format: MockFormat) -> Any:
 
 LONG_TEXT = 65  # a text of the tool_choice this long or longer (past the usual 64-character tool name) is shown once
 # A pretty line is bounded (docs/mock.md, "--format pretty"): each text in it from the request or the answer (the path,
-# the tool_choice as sent and as read, a tool's name, a call's name and arguments, a result's id, an error's words) is
-# shown up to TEXT_AT_MOST characters, its start and its end around how many more there are; each list (tools, calls, results, reasoning,
-# findings) up to LIST_AT_MOST characters, then how many more items. A tool_choice of 1 MB was a line of 1 MB (and,
-# before LONG_TEXT, of 4 MB), a tools list of 10,000 names one of 640 KB. Nothing is lost: --format jsonl keeps every
-# field whole, --save DIR every body.
+# the tool_choice as sent and as read, a tool's name, a call's name and arguments, a result's id) is shown up to
+# TEXT_AT_MOST characters, its start and its end around how many more there are; a finding's words (toolchoice's,
+# 1,120 characters for mock.system_changed_with_thinking, or the API's, quoting what was sent) up to WORDS_AT_MOST;
+# each list (tools, calls, results, reasoning) up to LIST_AT_MOST characters, the findings up to three times
+# WORDS_AT_MOST, then how many more items. A tool_choice of 1 MB was a line of 1 MB (and, before LONG_TEXT, of 4 MB),
+# 3,001 tools one of 432 KB. Nothing is lost: --format jsonl keeps every field whole, --save DIR every body.
 TEXT_AT_MOST = 1000
+WORDS_AT_MOST = 4000
 LIST_AT_MOST = 4000
 
 
@@ -154,13 +156,13 @@ def bounded(text: str, most: int = TEXT_AT_MOST) -> str:
     return f"{text[:half]}…[{len(text) - 2 * half:,} more characters]…{text[-half:]}"
 
 
-def _listed(items: list[str], what: str, joiner: str = ", ") -> str:
-    """``items`` (each bounded already) joined, up to LIST_AT_MOST characters (the first item always), then how many
-    more there are."""
+def _listed(items: list[str], what: str, joiner: str = ", ", most: int = LIST_AT_MOST) -> str:
+    """``items`` (each bounded already) joined, up to ``most`` characters (the first item always), then how many more
+    there are."""
     shown: list[str] = []
     size = 0
     for item in items:
-        if shown and size + len(joiner) + len(item) > LIST_AT_MOST:
+        if shown and size + len(joiner) + len(item) > most:
             more = len(items) - len(shown)
             return joiner.join(shown) + f"{joiner}…[{more:,} more {what}]"
         shown.append(item)
@@ -245,10 +247,10 @@ def _pretty(line: dict[str, Any]) -> None:
         return bool(f.get("message")) and (line["status"] != 200 and f["severity"] == "error"
                                            or (f["code"], f["severity"]) == ("proxy.not_judged", "warning"))
 
-    findings = [f"{f['severity']} {f['code']}" + (f": {bounded(once(f['message']))}" if said(f) else "")
+    findings = [f"{f['severity']} {f['code']}" + (f": {bounded(once(f['message']), WORDS_AT_MOST)}" if said(f) else "")
                 for f in line["findings"]]
     if findings:
-        parts.append("findings: " + _listed(findings, "findings"))
+        parts.append("findings: " + _listed(findings, "findings", most=3 * WORDS_AT_MOST))
     # every control written out (``write``: ``visible``), not stripped: a tool name holding an escape shows as
     # `a\u001b[31mb` in the tools list as in the tool_choice JSON beside it, the same text the same way, as sent
     write("  ".join(parts).replace("\n", " "))

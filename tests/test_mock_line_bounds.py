@@ -96,7 +96,8 @@ def test_a_tools_list_of_thousands_is_cut_with_how_many_more(exchanges: Any,
     assert "t" * 501 not in line and "400" in line and "findings: error " in line  # each copy cut
 
 
-def test_the_jsonl_record_and_the_saved_body_keep_everything(exchanges: Any, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_jsonl_record_and_the_saved_body_keep_everything(exchanges: Any,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """Where docs/mock.md says the whole is: --format jsonl's line (the record as it is written) and --save's files."""
     from toolchoice.cli.mock_cmd import MockFormat, _printer
 
@@ -116,7 +117,7 @@ def test_the_summary_bounds_each_message_and_keeps_its_words(capsys: pytest.Capt
     """The pretty printer's closing lines on stderr say what each warning meant, quoting its message: a result of a
     call with an id of 300,000 characters no answer of the mock made (mock.result_unknown_call) is bounded as the
     lines are, the message's own words after the id kept."""
-    from toolchoice.cli.mock_cmd import _Pretty, _summary
+    from toolchoice.cli.mock_cmd import WORDS_AT_MOST, _Pretty, _summary
 
     long_id = "c" * 300_000
     messages = [{"role": "user", "content": "hi"},
@@ -134,8 +135,10 @@ def test_the_summary_bounds_each_message_and_keeps_its_words(capsys: pytest.Capt
     _summary("toolchoice mock: stopped after 1 requests, 0 refused", printer)
     captured = capsys.readouterr()
     (line,) = captured.out.splitlines()
-    assert len(line) < 3000 and "  results " + "c" * 500 + "…[299,000 more characters]…" + "c" * 500 + "←#?" in line
+    assert len(line) < 3000
+    assert "  results " + "c" * 500 + "…[299,000 more characters]…" + "c" * 500 + "←#?" in line
     explained = [text for text in captured.err.splitlines() if "mock.result_unknown_call" in text]
-    assert len(explained) == 1 and len(explained[0]) < 1100 and "c" * 501 not in explained[0]
+    assert len(explained) == 1 and len(explained[0]) < WORDS_AT_MOST + 100
+    assert "c" * (WORDS_AT_MOST // 2 + 1) not in explained[0] and "more characters]" in explained[0]
     tail = finding["message"].split(long_id)[-1]  # what the message says after the id
     assert tail and explained[0].endswith(tail[-400:])
