@@ -96,8 +96,9 @@ def _summary(line: str, printer: Any = None) -> None:
     sys.stderr.write(line + "\n")
     for code, (numbers, message) in getattr(printer, "codes", {}).items():
         where = f"#{numbers[0]}" if len(numbers) == 1 else f"from #{numbers[0]}, {len(numbers)} requests"
-        # escaped as the lines are (a tool name the message quotes shows as the client sent it, never acted on)
-        sys.stderr.write(visible(f"  {code} ({where}): {message}").replace("\n", " ") + "\n")
+        # escaped as the lines are (a tool name the message quotes shows as the client sent it, never acted on), and
+        # bounded as they are (a message quoting a tool name of a megabyte)
+        sys.stderr.write(visible(f"  {code} ({where}): {bounded(message, WORDS_AT_MOST)}").replace("\n", " ") + "\n")
     sys.stderr.flush()
 
 
@@ -134,6 +135,39 @@ def _printer(format: MockFormat) -> Any:
 
 
 LONG_TEXT = 65  # a text of the tool_choice this long or longer (past the usual 64-character tool name) is shown once
+# A pretty line is bounded (docs/mock.md, "--format pretty"): each text in it from the request or the answer (the path,
+# the tool_choice as sent and as read, a tool's name, a call's name and arguments, a result's id) is shown up to
+# TEXT_AT_MOST characters, its start and its end around how many more there are; a finding's words (toolchoice's,
+# 1,120 characters for mock.system_changed_with_thinking, or the API's, quoting what was sent) up to WORDS_AT_MOST;
+# each list (tools, calls, results, reasoning) up to LIST_AT_MOST characters, the findings up to three times
+# WORDS_AT_MOST, then how many more items. A tool_choice of 1 MB was a line of 1 MB (and, before LONG_TEXT, of 4 MB),
+# 3,001 tools one of 432 KB. Nothing is lost: --format jsonl keeps every field whole, --save DIR every body.
+TEXT_AT_MOST = 1000
+WORDS_AT_MOST = 4000
+LIST_AT_MOST = 4000
+
+
+def bounded(text: str, most: int = TEXT_AT_MOST) -> str:
+    """``text``, or its first and last ``most`` / 2 characters around a mark saying how many more there are between
+    them: a name keeps its start and its end, a message quoting a long name its own words on either side."""
+    if len(text) <= most:
+        return text
+    half = most // 2
+    return f"{text[:half]}…[{len(text) - 2 * half:,} more characters]…{text[-half:]}"
+
+
+def _listed(items: list[str], what: str, joiner: str = ", ", most: int = LIST_AT_MOST) -> str:
+    """``items`` (each bounded already) joined, up to ``most`` characters (the first item always), then how many more
+    there are."""
+    shown: list[str] = []
+    size = 0
+    for item in items:
+        if shown and size + len(joiner) + len(item) > most:
+            more = len(items) - len(shown)
+            return joiner.join(shown) + f"{joiner}…[{more:,} more {what}]"
+        shown.append(item)
+        size += len(item) + (len(joiner) if len(shown) > 1 else 0)
+    return joiner.join(shown)
 
 
 def _shown_once(requested: Any) -> Any:
@@ -165,40 +199,47 @@ def _shown_once(requested: Any) -> Any:
 
 def _pretty(line: dict[str, Any]) -> None:
     """One plain line per request (data, never markup): n, path, the choice as sent → as read, tools, status,
-    calls, findings."""
+    calls, findings; each text and each list bounded (``bounded``, ``_listed``)."""
     from toolchoice.providers.core.model import quoted, word_or_json
 
     from .output import write
 
-    requested = "-" if line["requested"] is None else word_or_json(line["requested"])
+    requested = "-" if line["requested"] is None else bounded(word_or_json(line["requested"]))
     once = _shown_once(line["requested"])  # a long tool_choice is written once, as sent; "…" stands for it after
-    neutral = "-" if line["tool_choice"] is None else once(word_or_json(line["tool_choice"]))
-    calls = (", ".join(f"{c['name']}({quoted(c['arguments'])})" for c in line["calls"])
-             or ", ".join(f"server call {c['server_label']}/{c['name']}" for c in line.get("server_calls", ())) or "text")
+    neutral = "-" if line["tool_choice"] is None else bounded(once(word_or_json(line["tool_choice"])))
+
+    def called(calls: list[dict[str, Any]]) -> list[str]:
+        return [f"{bounded(str(c['name']))}({bounded(quoted(c['arguments']))})" for c in calls]
+
+    calls = (_listed(called(line["calls"]), "calls")
+             or _listed([f"server call {bounded(str(c['server_label']))}/{bounded(str(c['name']))}"
+                         for c in line.get("server_calls", ())], "server calls") or "text")
     if line.get("choices"):  # n > 1: each choice's calls (and, from the proxy, its verdict)
-        calls = " | ".join(f"choice {c['index']}: " + (", ".join(f"{k['name']}({quoted(k['arguments'])})"
-                                                                 for k in c["calls"]) or "text")
-                           + (f" {c['verdict']}" if c.get("verdict") else "") for c in line["choices"])
+        calls = _listed([f"choice {c['index']}: " + (_listed(called(c["calls"]), "calls") or "text")
+                         + (f" {c['verdict']}" if c.get("verdict") else "") for c in line["choices"]], "choices", " | ")
     codes = {f["code"] for f in line["findings"]}
+    path = bounded(line["path"])
     if codes & {"proxy.not_judged", "mock.unknown_path"}:  # not a model endpoint of this API: its body was not read
-        parts = [f"#{line['n']}", line["path"], "not read", str(line["status"])]
+        parts = [f"#{line['n']}", path, "not read", str(line["status"])]
     else:
         if line["status"] != 200:
             calls = "-"
         elif codes & {"proxy.too_large", "proxy.unread"}:  # the answer passed on unread: no calls or text to show
             calls = "not judged"
-        parts = [f"#{line['n']}", line["path"], "stream" if line["stream"] else "whole",
-                 f"tool_choice {requested} → {neutral}", f"tools [{', '.join(line['offered_tools'])}]"]
+        tools = _listed([bounded(name) for name in line["offered_tools"]], "tools")
+        parts = [f"#{line['n']}", path, "stream" if line["stream"] else "whole",
+                 f"tool_choice {requested} → {neutral}", f"tools [{tools}]"]
         if line.get("thinking") is not None:  # a step switching it, or narrowing the tools under it, shows
             parts.append(f"thinking {line['thinking']}")
         if line.get("parallel_tool_calls") is not None:  # as on the wire: a reply of several calls then disobeys
             parts.append(f"parallel_tool_calls {str(line['parallel_tool_calls']).lower()}")
         parts += [str(line["status"]), calls]
     if line.get("results"):  # the results this step sends back, each with the step whose answer called the tool
-        parts.append("results " + ", ".join(f"{r['id']}←#{r['from'] if r['from'] is not None else '?'}"
-                                            for r in line["results"]))
+        parts.append("results " + _listed([f"{bounded(str(r['id']))}←#{r['from'] if r['from'] is not None else '?'}"
+                                           for r in line["results"]], "results"))
     if line.get("reasoning_from"):  # the thinking this step sends back, each with the step whose answer made it
-        parts.append("reasoning " + ", ".join(f"←#{n if n is not None else '?'}" for n in line["reasoning_from"]))
+        parts.append("reasoning " + _listed([f"←#{n if n is not None else '?'}" for n in line["reasoning_from"]],
+                                            "turns"))
     # a refused request's error says why, as the client was told (a framework may swallow the 400), and so does a
     # request another API's proxy would judge (the -p to start it with); the others show their codes, their words
     # being in --format jsonl
@@ -206,10 +247,10 @@ def _pretty(line: dict[str, Any]) -> None:
         return bool(f.get("message")) and (line["status"] != 200 and f["severity"] == "error"
                                            or (f["code"], f["severity"]) == ("proxy.not_judged", "warning"))
 
-    findings = [f"{f['severity']} {f['code']}" + (f": {once(f['message'])}" if said(f) else "")
+    findings = [f"{f['severity']} {f['code']}" + (f": {bounded(once(f['message']), WORDS_AT_MOST)}" if said(f) else "")
                 for f in line["findings"]]
     if findings:
-        parts.append("findings: " + ", ".join(findings))
+        parts.append("findings: " + _listed(findings, "findings", most=3 * WORDS_AT_MOST))
     # every control written out (``write``: ``visible``), not stripped: a tool name holding an escape shows as
     # `a\u001b[31mb` in the tools list as in the tool_choice JSON beside it, the same text the same way, as sent
     write("  ".join(parts).replace("\n", " "))

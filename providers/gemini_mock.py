@@ -190,7 +190,7 @@ def _schema_rules(body: dict[str, Any], route: dict[str, Any]) -> tuple[str, Led
     if not found:  # then a parametersJsonSchema's $ref (which the API answers first, when both are sent: not recorded)
         refs = undefined_refs(body) if route.get("version") in _FIELDS_READ else []
         if not refs:
-            return None
+            return _both_forms(body) if route.get("version") in _FIELDS_READ else None
         said = UNDEFINED_REF.format(at=refs[0][2])
         return said, LedgerEntry("error", "body.schema_rule", f"Gemini's API refuses a $ref that does not resolve in "
                                  f"its parametersJsonSchema (tools[{refs[0][0]}].function_declarations[{refs[0][1]}]): "
@@ -198,6 +198,27 @@ def _schema_rules(body: dict[str, Any], route: dict[str, Any]) -> tuple[str, Led
     said = "; ".join(f"{at}: {rule} ({SOURCES[rule]})" for at, rule in found)
     return words(found), LedgerEntry("error", "body.schema_rule", f"Gemini's API refuses these schema fields: {said} "
                                      "(fact gemini.schema_rule_words): the API answers 400")
+
+
+def _both_forms(body: dict[str, Any]) -> tuple[str, LedgerEntry] | None:
+    """A declaration with both parameters and parametersJsonSchema (fact gemini.parameters_exclusive): refused, the
+    first in body order named, in toolchoice's words (the API's are not recorded); judged after the schema rules."""
+    from .core.model import json_string
+    from .gemini.schema_rules import BOTH_FORMS, BOTH_SOURCE, both_forms
+
+    found = both_forms(body)
+    if not found:
+        return None
+    group, number = found[0]
+    at = f"tools[{group}].function_declarations[{number}]"
+    declarations = body["tools"][group]
+    name = declarations.get("functionDeclarations", declarations.get("function_declarations"))[number].get("name")
+    said = BOTH_FORMS.format(name=json_string(name) if isinstance(name, str) else "(no name)", at=at)
+    more = f" and {len(found) - 1} more" if len(found) > 1 else ""
+    return said, LedgerEntry("error", "body.schema_rule", f"Gemini's API rejects a function declaration with both "
+                             f"parameters and parametersJsonSchema ({at}{more}; {BOTH_SOURCE}; fact "
+                             "gemini.parameters_exclusive): the API's status and words are not recorded, answered 400 "
+                             "in toolchoice's words; send one of them")
 
 
 def _refused(body: dict[str, Any], route: dict[str, Any]) -> frozenset[str]:

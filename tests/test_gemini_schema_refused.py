@@ -280,3 +280,32 @@ def test_a_place_holding_a_line_break_is_one_line() -> None:
     assert status == 400 and "parameters.properties[a\nb\x1b].properties: only allowed" in reply["error"]["message"]
     assert len(said) == 1 and "\n" not in said[0] and "\x1b" not in said[0]
     assert "at parameters.properties[a\\u000ab\\u001b].properties (" in said[0]
+
+
+def test_parameters_beside_parameters_json_schema_is_warned_as_the_mock_refuses_it() -> None:
+    """A tools list written in extra whose declaration sets both forms, as Google's Firebase AI SDK for Android sent it
+    before firebase/firebase-android-sdk#7850 (a null parametersJsonSchema beside parameters), which 'caused them to
+    be rejected by the service' (fact gemini.parameters_exclusive): warned, with the statement and no claimed words;
+    the mock refuses the same body. One form alone is not warned."""
+    from test_mock_gemini_schema_rules import FIREBASE_DECLARATION
+
+    extra = {"tools": [{"functionDeclarations": [
+        FIREBASE_DECLARATION, {"name": "alone", "parametersJsonSchema": {"type": "object"}},
+        {"name": "both", "parameters": {"type": "OBJECT", "properties": {"l": {"type": "ARRAY"}}},
+         "parametersJsonSchema": {"type": "object"}}]}]}
+    scenario = Scenario(path="t", tools=(Tool("pick", "Picks.", {"type": "object"}),), messages=(Message("user", "hi"),),
+                        providers={"gemini": ProviderSettings(extra=extra)})
+    translation = gemini.translate("gemini", scenario, RenderOptions(model=MODEL), CAPABILITIES["gemini"])
+    said = warned(translation)
+    assert len(said) == 2
+    assert said[0].startswith("tool 'isUserAGoat': Gemini's API rejects its declaration as sent: parameters beside "
+                              "parametersJsonSchema (firebase/firebase-android-sdk#7850")
+    assert "fact gemini.parameters_exclusive" in said[0] and "not recorded" in said[0]
+    assert said[1].startswith("tool 'both': Gemini's API answers 400 INVALID_ARGUMENT to its declaration as sent: ")
+    assert "missing field." in said[1] and "parameters beside parametersJsonSchema" in said[1]
+    status, reply = mock_status(translation.request.body)
+    assert status == 400 and reply["error"]["message"].startswith(
+        "* GenerateContentRequest.tools[0].function_declarations[2].parameters.properties[l].items: missing field.")
+    status, reply = mock_status({**translation.request.body, "tools": [{"functionDeclarations": [
+        FIREBASE_DECLARATION]}]})
+    assert status == 400 and "sets both parameters and parametersJsonSchema" in reply["error"]["message"]

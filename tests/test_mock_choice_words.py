@@ -100,7 +100,8 @@ def test_the_pretty_line_shows_a_long_tool_choice_once(capsys: pytest.CaptureFix
 
     from toolchoice.cli.mock_cmd import LONG_TEXT, _pretty
 
-    long_word = "w" * 3000 + '"\\'  # a quote and a backslash: the reading's JSON escapes them
+    long_word = "w" * 900 + '"\\'  # a quote and a backslash: the reading's JSON escapes them (under the 1,000 a
+    # text of the line shows: tests/test_mock_line_bounds.py)
     with running_mock("openai") as mock:
         client = OpenAI(base_url=mock.base_url, api_key="sk-test", max_retries=0)
         for choice in (long_word, "v" * (LONG_TEXT - 1)):
@@ -110,12 +111,12 @@ def test_the_pretty_line_shows_a_long_tool_choice_once(capsys: pytest.CaptureFix
         records = list(mock.records)
     import json
 
-    assert json.dumps(records[0], ensure_ascii=False).count("w" * 3000) == 4  # the data keeps each copy
+    assert json.dumps(records[0], ensure_ascii=False).count("w" * 900) == 4  # the data keeps each copy
     capsys.readouterr()
     for record in records:
         _pretty(record)
     long_line, short_line = capsys.readouterr().out.splitlines()
-    assert long_line.count("w" * 3000) == 1 and len(long_line) < 3600
+    assert long_line.count("w" * 900) == 1 and len(long_line) < 1500
     assert f"tool_choice {long_word} → " + '{"tool":"…"}' in long_line
     assert "error tool_choice.word: Invalid value for 'tool_choice': '…' is not one of" in long_line
     assert long_line.endswith("error mock.refused: Invalid value: '…'. Supported values are: 'none', 'auto', and "

@@ -259,3 +259,53 @@ def test_a_response_json_schema_is_not_judged() -> None:
     status, _, _ = ask([{"name": "f", "parametersJsonSchema": {"type": "object"},
                          "responseJsonSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/M"}}}}])
     assert status == 200
+
+
+# the declaration Google's Firebase AI SDK for Android serialized before firebase/firebase-android-sdk#7850 (its
+# FunctionDeclarationTest.kt at 3f5f6872e8~1, whole): "Having both `parametersSchema` and `parametersJsonSchema` in the
+# serialized requests caused them to be rejected by the service." (fact gemini.parameters_exclusive)
+FIREBASE_DECLARATION = {
+    "name": "isUserAGoat", "description": "Determine if the user is subject to teleportations.",
+    "parameters": {"type": "OBJECT", "properties": {"userID": {"type": "STRING",
+                                                               "description": "ID of the User making the call"}},
+                   "required": ["userID"]},
+    "parametersJsonSchema": None, "responseJsonSchema": None}
+
+
+@pytest.mark.parametrize("declaration", [
+    FIREBASE_DECLARATION,
+    {"name": "f", "parameters": {"type": "OBJECT"}, "parametersJsonSchema": {"type": "object"}},
+    {"name": "f", "parameters": {"type": "OBJECT"}, "parameters_json_schema": {"type": "object"}},
+])
+def test_parameters_beside_parameters_json_schema_is_refused_in_toolchoice_s_words(declaration: dict[str, Any]) -> None:
+    """Google states the refusal, not its words: a 400 INVALID_ARGUMENT whose message says it is toolchoice's, naming
+    the declaration's place; the finding names the statement and the fact."""
+    status, reply, record = ask([*_filler(2), declaration])
+    assert status == 400 and reply["error"]["status"] == "INVALID_ARGUMENT" and set(reply["error"]) == {
+        "code", "message", "status"}
+    name = json.dumps(declaration["name"])
+    assert reply["error"]["message"] == (
+        f"toolchoice mock: FunctionDeclaration {name} at 'tools[0].function_declarations[2]' sets both parameters and "
+        "parametersJsonSchema, which are mutually exclusive (the API's words for this are not recorded)")
+    (said,) = [f["message"] for f in record["findings"] if f["code"] == "body.schema_rule"]
+    assert "firebase/firebase-android-sdk#7850" in said and "fact gemini.parameters_exclusive" in said
+
+
+@pytest.mark.parametrize("declaration", [
+    {"name": "f", "parameters": {"type": "OBJECT"}},
+    {"name": "f", "parametersJsonSchema": {"type": "object"}},
+    {"name": "f", "parameters": None, "parametersJsonSchema": {"type": "object"}},  # a message left out: not set
+    # the protos say the same of response and responseJsonSchema; no refusal recorded: not judged
+    {"name": "f", "parameters": {"type": "OBJECT"}, "response": {"type": "STRING"},
+     "responseJsonSchema": {"type": "string"}},
+])
+def test_one_of_the_two_forms_is_answered(declaration: dict[str, Any]) -> None:
+    status, _, record = ask([declaration])
+    assert status == 200, record["findings"]
+
+
+def test_the_schema_rules_are_answered_before_the_two_forms() -> None:
+    """Which the API answers first is not recorded: the recorded lines of a schema rule are the mock's answer."""
+    status, reply, _ = ask([{"name": "f", "parameters": {"type": "OBJECT", "properties": {"l": {"type": "ARRAY"}}},
+                             "parametersJsonSchema": {"type": "object"}}])
+    assert status == 400 and reply["error"]["message"] == f"* GenerateContentRequest.{AT}.properties[l].items: missing field.\n"

@@ -311,6 +311,23 @@ CHOICE_SHAPE_FACTS: tuple[Fact, ...] = (
          "'something') with FunctionCallingConfigMode.ANY); 'it seems like Gemini no longer supports Function Calling "
          "Mode `ANY` when one of the functions has no `parameters`' (#1990); 'For function with no parameters, this "
          "can be left unset.' (google-genai 3.6.1)", "2026-11-28"),
+    # trial 21h (2026-11-28): parameters beside parametersJsonSchema in one declaration; Google's own SDK team states
+    # the refusal (no status, no words): the mock refuses in toolchoice's words, marked so, the translator warns
+    Fact("gemini.parameters_exclusive", ("gemini",),
+         "Gemini's API rejects a function declaration that sets both parameters (a Schema) and parametersJsonSchema: "
+         "the v1beta and Vertex AI protos call the two mutually exclusive, and Google's Firebase AI SDK for Android "
+         "stopped serializing a null parametersJsonSchema (and responseJsonSchema) beside parameters because such "
+         "requests were rejected by the service (its test shows the body it had sent: \"parameters\": {...}, "
+         "\"parametersJsonSchema\": null). The status and the API's words are not recorded. The mock answers 400 "
+         "INVALID_ARGUMENT in toolchoice's words, marked as such (body.schema_rule); the translator warns "
+         "(schema.api_refuses) and sends the declaration as written. response beside responseJsonSchema: the protos "
+         "say the same, no refusal recorded, not judged",
+         "firebase/firebase-android-sdk#7850 (commit 3f5f6872e8, 2026-02-26, by the Firebase AI SDK's maintainer: "
+         "firebase-ai FunctionDeclaration.kt and FunctionDeclarationTest.kt); googleapis/googleapis "
+         "google/ai/generativelanguage/v1beta/content.proto FunctionDeclaration.parameters_json_schema and "
+         f"google/cloud/aiplatform/v1/tool.proto (at f8291d2b89, 2026-08-22){CITE_END}'Having both `parametersSchema` "
+         "and `parametersJsonSchema` in the serialized requests caused them to be rejected by the service.' (#7850); "
+         "'This field is mutually exclusive with `parameters`.' (the protos)", "2026-11-28"),
     Fact("cohere.tool_choice_shape_words", ("cohere",),
          "Cohere's v2 chat answers a tool_choice string that is not one of its options (REQUIRED, NONE) with HTTP 422 "
          "and {id, message: \"unrecognized tool choice option 'VALUE'. For proper usage, please refer to "

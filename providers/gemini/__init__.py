@@ -51,8 +51,9 @@ LEDGER_CODES: dict[str, str] = {
     "schema.api_refuses": "a tool's parameters as converted (or its response schema) hold what Gemini's API answers "
                           "400 to (properties or required on a type other than OBJECT, a required name with no "
                           "property, enum on a type other than STRING, an ARRAY without items, a field of another JSON "
-                          "kind or one Schema has not): each place, the API's recorded words and their source; the "
-                          "request is sent as written, and the mock refuses it",
+                          "kind or one Schema has not; parameters beside parametersJsonSchema, whose refusal Google "
+                          "states without its words): each place, the API's recorded words (or the statement) and "
+                          "their source; the request is sent as written, and the mock refuses it",
     "schema.json_schema": "parameters sent whole as parametersJsonSchema (plain JSON Schema, exclusive with "
                           "parameters): the OpenAPI-subset conversion would have lost something, or schema_form says so",
     "strict.validated": "strict tools are sent with mode VALIDATED (Gemini's schema-validated calling mode)",

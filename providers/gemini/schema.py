@@ -95,7 +95,7 @@ def judge(ctx: Context, tools: list[Any]) -> None:
 def _judged(tools: list[Any]) -> tuple[str, ...]:
     """judge's warnings for ``tools``, one a tool at fault."""
     from .request_fields import judged, line
-    from .schema_rules import REF_SOURCE, SOURCES, UNDEFINED_REF, refused, undefined_refs
+    from .schema_rules import BOTH_SOURCE, REF_SOURCE, SOURCES, UNDEFINED_REF, both_forms, refused, undefined_refs
 
     parsed: dict[tuple[int, int], list[str]] = {}
     ruled: dict[tuple[int, int], dict[str, list[str]]] = {}
@@ -115,8 +115,9 @@ def _judged(tools: list[Any]) -> tuple[str, ...]:
     refs: dict[tuple[int, int], list[str]] = {}
     for group, number, at in undefined_refs(body):
         refs.setdefault((group, number), []).append(at)
+    both = set(both_forms(body))
     out = []
-    for group, number in sorted({*parsed, *ruled, *refs}):
+    for group, number in sorted({*parsed, *ruled, *refs, *both}):
         rules = ruled.get((group, number), {})
         said = [*_first(parsed.get((group, number), [])),
                 *(f"{translation.compact(words)} at {', '.join(_first(places))} ({SOURCES[words]}; {_FIXES[words]})"
@@ -128,7 +129,11 @@ def _judged(tools: list[Any]) -> tuple[str, ...]:
                         f"{'' if len(places) == 1 else ' (and at ' + others + ': the API names one)'} "
                         f"({REF_SOURCE}; fact gemini.json_schema_ref_words; give each $ref a definition in the "
                         "schema's $defs, or write the schema it stands for in its place)")
-        out.append(f"tool '{_name(tools, group, number)}': Gemini's API answers 400 INVALID_ARGUMENT to its "
+        if (group, number) in both:
+            said.append(f"parameters beside parametersJsonSchema ({BOTH_SOURCE}; fact gemini.parameters_exclusive; "
+                        "the API's status and words for this are not recorded; send one of them)")
+        answer = "answers 400 INVALID_ARGUMENT to" if len(said) > ((group, number) in both) else "rejects"
+        out.append(f"tool '{_name(tools, group, number)}': Gemini's API {answer} its "
                    f"declaration as sent: {'; '.join(said)}{_RULES_FACT if rules else ''}; the request is sent as "
                    "written")
     return tuple(out)

@@ -42,10 +42,19 @@ against gemini-3-flash-preview with an API key: the one construct refused where 
 request failing beside a good tool). Judged: a ``#`` or ``#/...`` pointer (percent and ~0/~1 escapes read), and an http(s) URL in a schema
 with no ``$id``; not judged: an anchor (``#name``) or a relative reference, a ``$ref`` at the root (its PLACE is
 not recorded). The request's message names one such ``$ref``; with several, which one is not recorded (the first in
-body order is named). Not judged, no recorded answer found (docs/fact-audit.md): ``parameters`` beside
-``parametersJsonSchema`` in one declaration, and ``response`` beside ``responseJsonSchema`` (the v1beta proto at
-googleapis/googleapis f8291d2b89: 'This field is mutually exclusive with `parameters`.', '... with `response`.', words
-of the reference, not of a refusal); ``responseJsonSchema`` itself (no recording of its refusals).
+body order is named).
+
+A declaration with both ``parameters`` and ``parametersJsonSchema`` is refused (fact gemini.parameters_exclusive,
+``both_forms``): the v1beta and Vertex protos say 'This field is mutually exclusive with `parameters`.', and Google's
+Firebase AI SDK for Android stopped sending a null ``parametersJsonSchema`` beside ``parameters`` because 'Having both
+`parametersSchema` and `parametersJsonSchema` in the serialized requests caused them to be rejected by the service.'
+(firebase/firebase-android-sdk#7850, commit 3f5f6872e8, 2026-02-26; the commit's test shows the body it sent,
+``"parameters": {...}, "parametersJsonSchema": null``). A null ``parametersJsonSchema`` is a value there (a
+google.protobuf.Value's NullValue), a null ``parameters`` none (a message left out). The status and the API's words are
+not recorded: the mock answers 400 INVALID_ARGUMENT, as to the other schema refusals, in toolchoice's words, marked so.
+Not judged, no recorded answer found (docs/fact-audit.md): ``response`` beside ``responseJsonSchema`` (the proto's
+'This field is mutually exclusive with `response`.', words of the reference; no refusal recorded);
+``responseJsonSchema`` itself (no recording of its refusals).
 """
 
 from __future__ import annotations
@@ -66,6 +75,13 @@ SOURCES = {ONLY_OBJECT: "anomalyco/opencode#11889", UNDEFINED: "iBUHub/AIStudioT
 # "reference to undefined schema at properties.target_object.anyOf.1"'), {at} the node's path from the root
 UNDEFINED_REF = "reference to undefined schema at {at}"
 REF_SOURCE = "google-gemini/gemini-cli#13326, Febchuk/knappy-slack-assistant specs/21_launch_connections.md"
+# a declaration with both parameters and parametersJsonSchema: toolchoice's words (the API's are not recorded), {at}
+# the declaration's place, {name} its name as JSON
+BOTH_FORMS = ("toolchoice mock: FunctionDeclaration {name} at '{at}' sets both parameters and parametersJsonSchema, "
+              "which are mutually exclusive (the API's words for this are not recorded)")
+BOTH_SOURCE = ("firebase/firebase-android-sdk#7850: 'Having both `parametersSchema` and `parametersJsonSchema` in the "
+               "serialized requests caused them to be rejected by the service.'; the v1beta proto: 'This field is "
+               "mutually exclusive with `parameters`.'")
 # JSON Schema's keywords whose value is a schema, a list of schemas, or a map of them (draft 2020-12, and draft-07's
 # definitions and additionalItems): where a $ref can stand
 _ONE = ("items", "additionalProperties", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames",
@@ -206,3 +222,18 @@ def _has_id(root: Any) -> bool:
         elif isinstance(node, list):
             stack.extend(node)
     return False
+
+
+def both_forms(body: dict[str, Any]) -> list[tuple[int, int]]:
+    """Each (tools index, declaration index) of a function declaration holding both ``parameters`` (not null) and
+    ``parametersJsonSchema`` (any value, null too: a google.protobuf.Value), in either spelling, in body order."""
+    found: list[tuple[int, int]] = []
+    groups = body.get("tools")
+    for index, group in enumerate(groups if isinstance(groups, list) else []):
+        declarations = group.get("functionDeclarations", group.get("function_declarations")) \
+            if isinstance(group, dict) else None
+        for number, declaration in enumerate(declarations if isinstance(declarations, list) else []):
+            if isinstance(declaration, dict) and declaration.get("parameters") is not None \
+                    and ("parametersJsonSchema" in declaration or "parameters_json_schema" in declaration):
+                found.append((index, number))
+    return found
