@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Callable, List, Optional, Sequence
+from typing import Annotated, Any, List, Optional, Sequence
 
 import typer
 
@@ -61,17 +61,6 @@ def render_inputs(scenario: Scenario, providers: Optional[Sequence[str]], model:
     options = RenderOptions(strict=strict, emulate=not no_emulate, base_url=base_url, stream=stream,
                             allow_env=allowed_env(allow_env), gateway=gateway)
     return ids, options, models_for(model, ids), capabilities_from(capabilities)
-
-
-def dialect_rebuild(model: Sequence[str] | str | None, base_url: Optional[str], strict: bool, no_emulate: bool,
-                    capabilities: Optional[Path], stream: bool, allow_env: Optional[List[str]], shown: bool,
-                    gateway: bool) -> Callable[[Scenario, str], Translation]:
-    """How a dialect translates a changed scenario for one provider: with the same command-line options."""
-    def rebuild(scenario: Scenario, provider: str) -> Translation:
-        return build_translations(scenario, [provider], model, base_url, strict, no_emulate, capabilities, stream,
-                                  allow_env, shown=shown, gateway=gateway)[0]
-
-    return rebuild
 
 
 def dialect_settings(dialect: Any, drop_params: bool,
@@ -149,10 +138,8 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
         """The library's render of one scenario (``dialects.rendered``), from the command line's options."""
         ids, options, models, caps = render_inputs(loaded, provider, model, base_url, strict, no_emulate, capabilities,
                                                    stream, allow_env, gateway)
-        rebuild = dialect_rebuild(model, base_url, strict, no_emulate, capabilities, stream, allow_env, shown=shown,
-                                  gateway=gateway) if described is not None else None
         return dialects.rendered(dialect_name, loaded, ids, options, models=models, capabilities=caps,
-                                 settings=settings, shown=shown, rebuild=rebuild)
+                                 settings=settings, shown=shown)
 
     if snapshot is not None:
         rendered = []

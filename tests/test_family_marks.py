@@ -244,3 +244,21 @@ def test_doctor_draws_the_library_s_report(tmp_path: Path) -> None:
     assert [row["provider"] for row in data["keys"]] == list(CAPABILITIES)
     assert data["base_url_overrides"] == [{"provider": "openai", "base_url": "https://gw.example/$MY_GW_KEY/v1",
                                            "gateway": False}]
+
+
+@pytest.mark.parametrize("command", ["render", "compare"])
+def test_a_dialect_s_rebuilt_request_takes_the_models_given_once_and_warns_of_nothing_more(command: str) -> None:
+    """LiteLLM's view rebuilds Azure's request with tool_choice auto (core/dialects.rendered, rebuilder): it reused the
+    command line's --model values for that one provider, so every rebuild warned that the others were "not
+    selected (-p azure)", though each was. The rebuild takes the models the job was given."""
+    args = [command, str(ROOT / "configs" / "allowed-subset.yaml"), "--dialect", "litellm", "-f", "json",
+            "-m", "openai=gpt-4o", "-m", "anthropic=claude-sonnet-5"] + (["-p", "all"] if command == "render" else [])
+    done = run_cli(args, env=user_env())
+    assert done.returncode in (0, 3), done.stderr
+    document = json.loads(done.stdout)
+    views = document if command == "render" else document["providers"]
+    azure = next(v for v in views if v["provider"] == "azure")
+    assert azure["dialect"] == "litellm" and azure["api"]["request"] is not None  # the rebuilt request
+    assert "not selected" not in done.stderr
+    models = {v["provider"]: (v.get("request") or {}).get("body", {}).get("model") for v in views}
+    assert models["openai"] == "gpt-4o"
