@@ -40,7 +40,7 @@ def _declared_words() -> set[str]:
         words.add(pid)
         words |= set(m.reasoning_refusals) | {f.reason for f in m.finishes}
         if m.pasted is not None:
-            words |= {m.pasted.name, *m.pasted.system_keys}
+            words |= {m.pasted.name, *m.pasted.system_keys, *(role[2] for role in m.pasted.roles if len(role) > 2)}
     return words - set(reasoning_text_keys()) - set(scenario_messages.CALL_KEYS)
 
 
@@ -66,7 +66,7 @@ def test_the_shared_modules_spell_no_word_a_row_declares() -> None:
     Anthropic's forms: each is now its row's, and the readers find them there."""
     words = _declared_words()
     assert {"gemini", "Gemini", "Anthropic", "systemInstruction", "MISSING_THOUGHT_SIGNATURE", "openai-responses",
-            "bedrock", "azure", "openrouter"} <= words  # what the readers spelled before
+            "bedrock", "azure", "openrouter", "OpenAI chat", "OpenAI's legacy API"} <= words  # spelled there before
     found = []
     for name in READERS:
         for line, text in _strings(ROOT / "providers" / "core" / name):
@@ -147,7 +147,8 @@ def marked_row(monkeypatch: pytest.MonkeyPatch):
     marks = Marks(finishes=(Finish("LOOP_LIMIT", "the made-up loop stopped", request_error=False),
                             Finish("NO_STATE", "the made-up state is missing", request_error=True)),
                   reasoning_refusals=("made-up state missing",),
-                  pasted=Pasted("Madeup", system_keys=("madeupSystem",), roles=(("bot", "assistant"),)),
+                  pasted=Pasted("Madeup", system_keys=("madeupSystem",), roles=(("bot", "assistant"),),
+                                call_wrapper="call", call_form="{call: {name, args}}"),
                   traced=Traced("groq", "prompt", "messages", "madeup.reply"))
     monkeypatch.setitem(CAPABILITIES, "ollama", CAPABILITIES["ollama"]._replace(marks=marks))
     verdict._marks.cache_clear(), scenario_messages._pasted.cache_clear()
@@ -178,6 +179,10 @@ def test_a_row_s_pasted_forms_reach_the_scenario_reader(marked_row: None, tmp_pa
     with pytest.raises(ToolchoiceError) as said:
         load_scenario_text("tools: [{name: t}]\nmessages: [{role: bot, content: hi}]\n", "s.yaml")
     assert "Madeup's bot is assistant here: role: assistant" in said.value.one_line()
+    with pytest.raises(ToolchoiceError) as said:
+        load_scenario_text("tools: [{name: t}]\nmessages: [{role: user, content: hi}, {role: assistant, tool_calls: "
+                           "[{id: c1, call: {name: t, args: {}}}]}]\n", "s.yaml")
+    assert "a tool call in Madeup's form ({call: {name, args}})" in said.value.one_line()
 
 
 def test_a_row_s_traced_shape_reaches_the_trace_reader(marked_row: None) -> None:

@@ -195,6 +195,9 @@ _OPENAI_LIKE = dict(
 CAPABILITIES: dict[str, Capability] = {
     "openai": Capability(
         provider="openai", title="OpenAI Chat Completions",
+        # a tool call pasted into a scenario as chat takes it; the legacy API's function role
+        marks=Marks(pasted=Pasted("OpenAI chat", roles=(("function", "tool", "OpenAI's legacy API"),),
+                                  call_wrapper="function", call_form="{id, type: function, function: {name, arguments}}")),
         endpoint="https://api.openai.com/v1/chat/completions", key_env=("OPENAI_API_KEY",),
         default_model="gpt-5.4-mini",  # openai 3.57.0 ChatModel; gpt-4o-mini shuts down 2027-01-14 (model_rules)
         model_prefixes=("gpt", "o1", "o3", "o4"), other_names=("gpt", "chatgpt"),  # openai 3.57.0 types/shared/chat_model.py

@@ -38,12 +38,16 @@ class Pasted(NamedTuple):
     """The API's own forms a scenario may have pasted: ``name`` says whose; ``system_form``: its system prompt's form
     written as ``system:`` (``"parts"``: ``{parts: [...]}``, ``"blocks"``: a list of content blocks);
     ``system_keys``: its request's top-level key for the system prompt written at a scenario's top;
-    ``message_parts``: a message written with its ``parts`` (its contents' form); ``roles``: its role words → ours."""
+    ``message_parts``: a message written with its ``parts`` (its contents' form); ``roles``: its role words → ours
+    (role, ours, and whose word where that is not ``name``); ``call_wrapper``: the key an assistant's tool call nests
+    its name and arguments under, and ``call_form``: that call's shape in words."""
     name: str
     system_form: str = ""
     system_keys: tuple[str, ...] = ()
     message_parts: bool = False
-    roles: tuple[tuple[str, str], ...] = ()
+    roles: tuple[tuple[str, ...], ...] = ()
+    call_wrapper: str = ""
+    call_form: str = ""
 
 
 class Marks(NamedTuple):

@@ -21,8 +21,7 @@ from .yaml_input import Loc as _Loc, Reader as _Reader, key_node as _key_node, o
 ROLES = ("user", "assistant", "tool")
 LEADING_ROLES = ("system", "developer")  # accepted at the start of messages: they become the system prompt
 # roles frameworks write, and the neutral role each is: (role, whose word); the APIs' own are their rows' (_pasted)
-_FRAMEWORK_ROLES = {"human": ("user", "LangChain"), "ai": ("assistant", "LangChain"),
-                    "function": ("tool", "OpenAI's legacy API")}
+_FRAMEWORK_ROLES = {"human": ("user", "LangChain"), "ai": ("assistant", "LangChain")}
 # a list where a message's text goes: content blocks pasted as an API takes them (Anthropic's, OpenAI's parts)
 _BLOCKS_HINT = ("write the text as content: \"...\", a tool_use as the assistant message's tool_calls: "
                 "[{id: call_1, name: NAME, arguments: {...}}], a tool_result as {role: tool, tool_call_id: call_1, "
@@ -38,6 +37,7 @@ class _Pasted(NamedTuple):
     system_keys: tuple[tuple[str, str, str], ...]  # (key, whose, provider id)
     message_parts: tuple[str, str] | None  # (whose, provider id)
     roles: dict[str, tuple[str, str]]  # role → (ours, whose)
+    call_wrappers: tuple[tuple[str, str, str], ...]  # (key, whose, the call's shape)
 
 
 @functools.lru_cache(maxsize=None)
@@ -48,7 +48,9 @@ def _pasted() -> _Pasted:
     return _Pasted({p.system_form: (p.name, pid) for pid, p in rows if p.system_form},
                    tuple((key, p.name, pid) for pid, p in rows for key in p.system_keys),
                    next(((p.name, pid) for pid, p in rows if p.message_parts), None),
-                   {**_FRAMEWORK_ROLES, **{role: (ours, p.name) for pid, p in rows for role, ours in p.roles}})
+                   {**_FRAMEWORK_ROLES, **{role[0]: (role[1], role[2] if len(role) > 2 else p.name)
+                                           for pid, p in rows for role in p.roles}},
+                   tuple((p.call_wrapper, p.name, p.call_form) for pid, p in rows if p.call_wrapper))
 
 
 def _system_hint(provider: str, message: bool) -> str:
@@ -162,11 +164,12 @@ def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[
     if "tool_calls" in fields:
         for call_node in r.sequence(fields["tool_calls"], "tool_calls"):
             call_loc = r.loc(call_node)
-            wrapped = r.mapping(call_node, "a tool call").get("function")
-            if wrapped is not None and isinstance(r.value(wrapped), dict):  # OpenAI chat's {type, function: {...}}
-                raise r.loc(_key_node(call_node, "function") or wrapped).fail(
-                    "a tool call in OpenAI chat's form ({id, type: function, function: {name, arguments}})",
-                    "write it flat: {id: call_1, name: NAME, arguments: {...}} (arguments as a mapping or JSON text)")
+            for key, whose, form in _pasted().call_wrappers:  # an API's nested call ({type, function: {...}})
+                wrapped = r.mapping(call_node, "a tool call").get(key)
+                if wrapped is not None and isinstance(r.value(wrapped), dict):
+                    raise r.loc(_key_node(call_node, key) or wrapped).fail(
+                        f"a tool call in {whose}'s form ({form})",
+                        "write it flat: {id: call_1, name: NAME, arguments: {...}} (arguments as a mapping or JSON text)")
             call = r.mapping(call_node, "a tool call", CALL_KEYS)
             for key in ("id", "name"):
                 if key not in call:
