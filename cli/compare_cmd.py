@@ -21,7 +21,7 @@ from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, GATEWAY, CONCURRENCY,
                       NO_EMULATE, PROVIDER, REPEAT, RETRIES, SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, Dialect,
                       format_option)
 from .output import dumps, shown_path, write, write_json
-from .render_cmd import build_translations, dialect_rebuild, dialect_settings
+from .render_cmd import dialect_settings, render_inputs
 
 
 class CompareFormat(str, Enum):
@@ -87,11 +87,16 @@ def compare(
     many = len(scenario) > 1
     for path in scenario:
         loaded = scenario_with_override(path, tool_choice, live=live_mcp or send, allow_env=allow_env, command="compare")
-        translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
-                                          stream, allow_env, shown=not send, gateway=gateway)  # a dry run shows them: keys redacted
+        from toolchoice.providers.core import jobs
+
+        ids, options, models, caps = render_inputs(loaded, provider, model, base_url, strict, no_emulate, capabilities,
+                                                   stream, allow_env, gateway)
+        translations = (jobs.translations if send else jobs.render)(  # a dry run shows them: keys redacted
+            loaded, ids, options, models=models, capabilities=caps)
         if described is not None:
-            rebuild = dialect_rebuild(model, base_url, strict, no_emulate, capabilities, stream, allow_env, shown=True,
-                                      gateway=gateway)
+            from toolchoice.providers.core.dialects import rebuilder
+
+            rebuild = rebuilder(options, models=models, capabilities=caps)  # the same options for a changed scenario
             code, document = _compare_dialect(described, settings, rebuild, path, loaded, translations, format, many,
                                               scenario_chose(provider, loaded))
             codes.append((path, code))

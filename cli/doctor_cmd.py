@@ -1,85 +1,23 @@
 """`toolchoice doctor`: what this machine would send with — which provider key variables are set
 (names only: a value is never read into the output), base-URL overrides in a scenario, proxy
-variables, and the versions of toolchoice, Python and its dependencies."""
+variables, and the versions of toolchoice, Python and its dependencies: the library's report
+(``core/doctor.report``), drawn here."""
 
 from __future__ import annotations
 
-import os
-import platform
-import sys
 from enum import Enum
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 import typer
 
-from toolchoice.providers.core.capabilities import CAPABILITIES
-
 from .exits import handled
 from .output import dumps, shown_path, terminal_width, write, write_json
-
-DEPENDENCIES = ("typer", "rich", "httpx", "pyyaml", "jsonschema", "orjson", "aiohttp", "httpx-aiohttp")
-PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY",
-                   "no_proxy")
-CERTIFICATE_VARIABLES = ("SSL_CERT_FILE", "SSL_CERT_DIR")  # the CA bundle httpx trusts (trust_env), not proxies
 
 
 class DoctorFormat(str, Enum):
     pretty = "pretty"
     json = "json"
-
-
-def _version(name: str) -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(name)
-    except PackageNotFoundError:
-        return None
-
-
-def _key_optional() -> dict[str, bool]:
-    """Which providers send without a key (local servers), as their translators say."""
-    from toolchoice.providers.core.registry import translate
-    from toolchoice.providers.core.scenario import load_scenario_text
-
-    probe = load_scenario_text("tools: [{name: t}]\nmessages: [{role: user, content: hi}]\n", "<doctor>")
-    out = {}
-    for provider in CAPABILITIES:
-        request = translate(provider, probe).request
-        out[provider] = bool(request is not None and request.key_optional)
-    return out
-
-
-def report(scenario: Optional[Path]) -> dict[str, Any]:
-    keys = []
-    optional = _key_optional()
-    from toolchoice.providers.core.transport import key_problem
-
-    for provider, cap in CAPABILITIES.items():
-        set_names = [name for name in cap.key_env if os.environ.get(name)]
-        problem = key_problem(set_names[0], os.environ[set_names[0]]) if set_names else None  # the one send reads
-        row = {"provider": provider, "variables": list(cap.key_env), "set": set_names,
-               "key_optional": optional[provider], "ready": problem is None and (bool(set_names) or optional[provider])}
-        if problem is not None:
-            row["problem"] = f"{problem[0]} ({problem[1]})"
-        keys.append(row)
-    overrides: list[dict[str, str]] = []
-    if scenario is not None:
-        from .inputs import load_path
-
-        from .output import output_redactor
-
-        loaded = load_path(scenario)
-        redact = output_redactor([s.api_key_env for s in loaded.providers.values() if s.api_key_env]).text
-        overrides = [{"provider": pid, "base_url": redact(settings.base_url),  # a key written into it is not shown
-                      "gateway": bool(settings.gateway)}  # it fronts the API's own host, whose rules hold there
-                     for pid, settings in loaded.providers.items() if settings.base_url]
-    return {"toolchoice": _version("toolchoice"), "python": platform.python_version(), "executable": sys.executable,
-            "dependencies": {name: _version(name) for name in DEPENDENCIES},
-            "keys": keys, "base_url_overrides": overrides,
-            "proxy_variables_set": [name for name in PROXY_VARIABLES if os.environ.get(name)],
-            "certificate_variables_set": [name for name in CERTIFICATE_VARIABLES if os.environ.get(name)]}
 
 
 @handled
@@ -89,7 +27,14 @@ def doctor(
     format: DoctorFormat = typer.Option(DoctorFormat.pretty, "--format", "-f", help="pretty or json."),
 ) -> None:
     """Check the set-up: key variables set (names only), base-URL overrides, proxy and CA certificate variables, versions."""
-    data = report(scenario)
+    from toolchoice.providers.core.doctor import report
+
+    loaded = None
+    if scenario is not None:
+        from .inputs import load_path
+
+        loaded = load_path(scenario)
+    data = report(loaded)
     if format is DoctorFormat.json:
         write_json(dumps(data))
         return

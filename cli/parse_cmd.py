@@ -53,13 +53,6 @@ def read_bytes(path: Path, missing: str, folder: str) -> bytes:
     return bounded.read_file(path, "reply", limit="stream_bytes", regular_only=True, stdin=True)
 
 
-def _saved_stream(path: Path, text: str) -> bool:
-    """Whether a file that is not JSON is a saved stream: named as `send --stream --save` names one, or SSE."""
-    from toolchoice.providers.core.stream_framing import SAVE_SUFFIX
-
-    return path.suffix in SAVE_SUFFIX.values() or text.lstrip().startswith(("data:", "event:"))
-
-
 def read_body(path: Path) -> tuple[Any, str]:
     """(parsed JSON or None, raw text) of a response file; ``-`` reads stdin."""
     if str(path) == "-":
@@ -75,13 +68,11 @@ def read_body(path: Path) -> tuple[Any, str]:
         line = digits_line(text) if isinstance(exc, TooManyDigits) else None
         raise ToolchoiceError(str(exc), path=str(path), line=line) from None
     except ValueError:
-        import re
+        from toolchoice.providers.core.sniff import scenario_given
 
-        # a toolchoice scenario given where the saved reply goes: bad input, not a provider's non-JSON answer
-        if re.search(r"^(tools|messages|tool_choice|loop):", text[:100_000], re.M):
-            raise ToolchoiceError(f"{path} is a toolchoice scenario, not a saved response body",
-                                  hint="a scenario goes to `toolchoice render FILE -p ID` or send; parse reads a reply "
-                                       "(send --save writes them) and judges it with --scenario FILE") from None
+        given = scenario_given(str(path), text)  # bad input, not a provider's non-JSON answer
+        if given is not None:
+            raise given from None
         return None, text
 
 
@@ -101,38 +92,6 @@ def json_text(provider: str, reply: Reply, verdict: dict[str, Any] | None, trans
         return alone
     shown_reply, shown_verdict, shown_translation = redactor.data((reply, verdict, translation))
     return json_document(parse_json(provider, shown_reply, shown_verdict, shown_translation, stream), redactor)
-
-
-def wrong_format(provider: str, body: Any) -> ToolchoiceError | None:
-    """When the body has another family's documented reply shape (some parsers read a foreign body as
-    an empty reply, others fail): a usage error naming the -p that reads it."""
-    from toolchoice.providers.core.sniff import foreign_kind
-
-    foreign = foreign_kind(provider, body)
-    if foreign is None:
-        return None
-    what, suggestion = foreign
-    return ToolchoiceError(f"this body looks like {what}, not a reply in {provider}'s format", hint=f"use -p {suggestion}")
-
-
-# the files `send --save` / `run --save` write beside the body as it arrived (providers/core/save.py), by their keys
-_SAVED = ((frozenset({"method", "url", "headers", "body"}), "request"),
-          (frozenset({"provider", "status", "attempts", "reply", "verdict"}), "reply"))
-
-
-def saved_sibling(path: Path, body: Any) -> ToolchoiceError | None:
-    """A request or parsed-reply file that --save wrote, given where the response body goes: bad input naming the
-    body's file beside it (the README calls what parse reads "a saved reply")."""
-    if not isinstance(body, dict):
-        return None
-    kind = next((kind for keys, kind in _SAVED if keys <= body.keys()), None)
-    if kind is None:
-        return None
-    name = path.name.replace(f".{kind}.json", ".response.json") if f".{kind}.json" in path.name else None
-    where = f"give {path.with_name(name)} (the body as it arrived)" if name else \
-        "give the sample's .response.json file (the body as it arrived)"
-    shown = "stdin" if str(path) == "-" else str(path)
-    return ToolchoiceError(f"{shown} is the {kind} file --save writes, not a response body", hint=where)
 
 
 @handled
@@ -187,11 +146,13 @@ def parse(
         streamed = assemble_bytes(provider, data)
         reply = streamed.reply
     else:
+        from toolchoice.providers.core.sniff import saved_sibling, saved_stream, wrong_format
+
         body, text = read_body(response)
-        sibling = saved_sibling(response, body)
+        sibling = saved_sibling(str(response), body)
         if sibling is not None:
             raise sibling
-        if body is None and _saved_stream(response, text):
+        if body is None and saved_stream(str(response), text):
             from .output import shown_path
 
             exits.warning_line(f"{shown_path(response)}: a saved stream, read here as one body: add --stream to "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Callable, List, Optional, Sequence
+from typing import Annotated, Any, List, Optional, Sequence
 
 import typer
 
@@ -43,23 +43,24 @@ def build_translations(scenario: Scenario, providers: Optional[Sequence[str]], m
     values as given ($TOOLCHOICE_ALLOW_ENV is added here). ``gateway``: --gateway."""
     from toolchoice.providers.core import jobs
 
+    ids, options, models, caps = render_inputs(scenario, providers, model, base_url, strict, no_emulate, capabilities,
+                                               stream, allow_env, gateway)
+    return (jobs.render if shown else jobs.translations)(scenario, ids, options, models=models, capabilities=caps)
+
+
+def render_inputs(scenario: Scenario, providers: Optional[Sequence[str]], model: Sequence[str] | str | None,
+                  base_url: Optional[str], strict: bool, no_emulate: bool, capabilities: Optional[Path],
+                  stream: bool = False, allow_env: Optional[List[str]] = None,
+                  gateway: bool = False) -> tuple[list[str], RenderOptions, dict[str, str | None], Any]:
+    """The command line's options as the render jobs take them: (the provider ids, ``RenderOptions``, each provider's
+    model, the capability overlay or None); a --base-url no client can send to refused, and one given to several
+    providers said."""
     check_base_url(base_url)
     ids = selected_providers(providers, scenario)
     warn_shared_base_url(base_url, ids)
-    return (jobs.render if shown else jobs.translations)(scenario, ids, RenderOptions(strict=strict, emulate=not no_emulate, base_url=base_url,
-                                                    stream=stream, allow_env=allowed_env(allow_env), gateway=gateway),
-                       models=models_for(model, ids), capabilities=capabilities_from(capabilities))
-
-
-def dialect_rebuild(model: Sequence[str] | str | None, base_url: Optional[str], strict: bool, no_emulate: bool,
-                    capabilities: Optional[Path], stream: bool, allow_env: Optional[List[str]], shown: bool,
-                    gateway: bool) -> Callable[[Scenario, str], Translation]:
-    """How a dialect translates a changed scenario for one provider: with the same command-line options."""
-    def rebuild(scenario: Scenario, provider: str) -> Translation:
-        return build_translations(scenario, [provider], model, base_url, strict, no_emulate, capabilities, stream,
-                                  allow_env, shown=shown, gateway=gateway)[0]
-
-    return rebuild
+    options = RenderOptions(strict=strict, emulate=not no_emulate, base_url=base_url, stream=stream,
+                            allow_env=allowed_env(allow_env), gateway=gateway)
+    return ids, options, models_for(model, ids), capabilities_from(capabilities)
 
 
 def dialect_settings(dialect: Any, drop_params: bool,
@@ -133,31 +134,25 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
     if ledger_only and format is not RenderFormat.pretty:
         raise ToolchoiceError("--ledger-only is a pretty view", hint="--format json has each ledger in 'ledger'" + (
             "; -f curl writes the warnings as # comments above each command" if format is RenderFormat.curl else ""))
+    def job(loaded: Scenario, shown: bool) -> tuple[list[Translation], Any]:
+        """The library's render of one scenario (``dialects.rendered``), from the command line's options."""
+        ids, options, models, caps = render_inputs(loaded, provider, model, base_url, strict, no_emulate, capabilities,
+                                                   stream, allow_env, gateway)
+        return dialects.rendered(dialect_name, loaded, ids, options, models=models, capabilities=caps,
+                                 settings=settings, shown=shown)
+
     if snapshot is not None:
         rendered = []
         for path in scenario:
             loaded = scenario_with_override(path, tool_choice, live=live_mcp, allow_env=allow_env, command=command)
-            translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, stream,
-                                              allow_env, gateway=gateway)
-            if described is not None:
-                rebuild = dialect_rebuild(model, base_url, strict, no_emulate, capabilities, stream, allow_env,
-                                          shown=False, gateway=gateway)
-                translations = [v.translation for v in dialects.apply(dialect_name, translations, loaded, settings,
-                                                                      rebuild)]
-            rendered.append((str(path), translations))
+            rendered.append((str(path), job(loaded, shown=False)[0]))
         _snapshots(snapshot, rendered, update)
         return
     documents: list[tuple[Path, list[Translation], list[dict] | None]] = []
     refused = False
     for path in scenario:
         loaded = scenario_with_override(path, tool_choice, live=live_mcp, allow_env=allow_env, command=command)
-        translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
-                                          stream, allow_env, shown=True, gateway=gateway)
-        views = None
-        if described is not None:
-            applied = dialects.apply(dialect_name, translations, loaded, settings, dialect_rebuild(
-                model, base_url, strict, no_emulate, capabilities, stream, allow_env, shown=True, gateway=gateway))
-            translations, views = [v.translation for v in applied], applied
+        translations, views = job(loaded, shown=True)
         refused = refused or any(t.refused for t in translations)
         if format is RenderFormat.json:
             documents.append((path, translations, [v.to_json() for v in views] if views is not None else None))

@@ -482,19 +482,6 @@ def run(
         raise typer.Exit(result.code)
 
 
-def _recording(path: Path) -> bool:
-    """A HAR or an OTLP/JSON trace (what `run --replay` reads without a scenario), not a scenario file."""
-    from toolchoice.providers.core.trace_har import is_har
-
-    if is_har(path):
-        return True
-    try:
-        with open(path, "rb") as handle:
-            return any(k in handle.read(4096) for k in (b'"resourceSpans"', b'"resource_spans"'))
-    except OSError:
-        return False
-
-
 def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_id: Optional[str],
                        provider: List[str], dry_run: bool = False,
                        allow_env: tuple[str, ...] = ()) -> tuple[Any, Any]:
@@ -522,12 +509,12 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
                                                             is not None else " (or --replay TRACE_FILE or FILE.har)"),
                                   hint="see toolchoice run --help")
         if scenario is not None and replay is not None and replay.is_dir() and _inside(scenario, replay):
-            from toolchoice.providers.core.loop_save import transcript_of
+            from toolchoice.providers.core.loop_save import is_recording, transcript_of
 
             started = transcript_of(scenario)
             if started is not None:  # the run's whole history as step 1: every recorded step answers the wrong one
                 flags = "".join(f" -p {p}" for p in provider)
-                recorded = _recording(Path(started))  # a run --replay FILE.har or TRACE_FILE saved: no scenario file
+                recorded = is_recording(started)  # a run --replay FILE.har or TRACE_FILE saved: no scenario file
                 raise ToolchoiceError(f"{scenario} is the transcript --save wrote in {replay} (the run's whole "
                                       "history), not the scenario the run started from",
                                       hint=f"that run replayed {started}: replay it again: toolchoice run --replay "

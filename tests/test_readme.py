@@ -147,9 +147,9 @@ def keys_markdown() -> str:
     providers that read it, then the local servers that send without one."""
     import textwrap
 
-    from toolchoice.cli.doctor_cmd import _key_optional
+    from toolchoice.providers.core.doctor import key_optional
 
-    optional = _key_optional()
+    optional = key_optional()
     needed: dict[tuple[str, ...], list[str]] = {}
     local = []
     for provider, cap in CAPABILITIES.items():

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from .body_limits import (ANTHROPIC_STRICT, AZURE_DESCRIPTION, COHERE_STRICT, OPENAI_DESCRIPTION, OPENAI_STRICT,
                           BodyLimit)
+from .family_marks import NONE, Finish, Marks, Pasted, Traced
 
 
 class Level(str, Enum):
@@ -166,6 +167,8 @@ class Capability(NamedTuple):
     model_prefixes: tuple[str, ...] = ()
     # other names people give this API (-p claude, -p hf, -p azure-openai), in letters and digits only: "did you mean"
     other_names: tuple[str, ...] = ()
+    # what the shared path reads of this provider without importing its module (core/family_marks.py)
+    marks: Marks = NONE
 
     def feature(self, name: str) -> Support:
         return getattr(self, name)
@@ -192,6 +195,9 @@ _OPENAI_LIKE = dict(
 CAPABILITIES: dict[str, Capability] = {
     "openai": Capability(
         provider="openai", title="OpenAI Chat Completions",
+        # a tool call pasted into a scenario as chat takes it; the legacy API's function role
+        marks=Marks(pasted=Pasted("OpenAI chat", roles=(("function", "tool", "OpenAI's legacy API"),),
+                                  call_wrapper="function", call_form="{id, type: function, function: {name, arguments}}")),
         endpoint="https://api.openai.com/v1/chat/completions", key_env=("OPENAI_API_KEY",),
         default_model="gpt-5.4-mini",  # openai 3.57.0 ChatModel; gpt-4o-mini shuts down 2027-01-14 (model_rules)
         model_prefixes=("gpt", "o1", "o3", "o4"), other_names=("gpt", "chatgpt"),  # openai 3.57.0 types/shared/chat_model.py
@@ -206,6 +212,10 @@ CAPABILITIES: dict[str, Capability] = {
     ),
     "openai-responses": Capability(
         provider="openai-responses", module="openai_responses", title="OpenAI Responses",
+        # traced as openai: input, not messages (openai-agents records the Response, "object": "response");
+        # its refusal of a history without its reasoning item (cline/cline#12242)
+        marks=Marks(traced=Traced("openai", "input", "messages", "response"),
+                    reasoning_refusals=("required 'reasoning' item", "without its required reasoning item")),
         endpoint="https://api.openai.com/v1/responses", key_env=("OPENAI_API_KEY",),
         default_model="gpt-5.4-mini",
         auto=_n('"auto"'), none=_n('"none"'), required=_n('"required"'),
@@ -224,6 +234,9 @@ CAPABILITIES: dict[str, Capability] = {
     ),
     "anthropic": Capability(
         provider="anthropic", module="anthropic", title="Anthropic Messages",
+        # its refusal with thinking on and a bare tool_use turn; its system prompt's content blocks pasted as system:
+        marks=Marks(reasoning_refusals=("expected `thinking` or `redacted_thinking`",
+                                        "expected thinking or redacted_thinking"), pasted=Pasted("Anthropic", "blocks")),
         endpoint="https://api.anthropic.com/v1/messages", key_env=("ANTHROPIC_API_KEY",),
         default_model="claude-sonnet-5",  # anthropic 2.14.0 types/model_param.py; not in _data/deprecated_models.py
         model_prefixes=("claude",), other_names=("claude",),
@@ -243,6 +256,17 @@ CAPABILITIES: dict[str, Capability] = {
     ),
     "gemini": Capability(
         provider="gemini", module="gemini", title="Google Gemini API (generateContent)",
+        marks=Marks(settings=("schema_form",),
+                    # Gemini 3: 'Function call is missing a thought_signature in functionCall parts'
+                    reasoning_refusals=("thought_signature", "thoughtsignature", "thought signature"),
+                    # google-genai 3.6.1 types.FinishReason
+                    finishes=(Finish("MISSING_THOUGHT_SIGNATURE", "the request's history lacks the thought signature "
+                                     "the model returned (a request problem, not the model's answer)", request_error=True),
+                              Finish("TOO_MANY_TOOL_CALLS", "the server-side tool loop stopped after too many tool calls, "
+                                     "before the model returned a final answer")),
+                    # its systemInstruction ({parts: [{text}]}) and contents[] ({role, parts}) pasted into a scenario
+                    pasted=Pasted("Gemini", "parts", ("systemInstruction", "system_instruction"), message_parts=True,
+                                  roles=(("model", "assistant"),))),
         endpoint="https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
         key_env=("GEMINI_API_KEY", "GOOGLE_API_KEY"), default_model="gemini-3.5-flash",  # GA, no shutdown date announced
         model_prefixes=("gemini",),
@@ -302,6 +326,8 @@ CAPABILITIES: dict[str, Capability] = {
     ),
     "deepseek": Capability(
         provider="deepseek", title="DeepSeek", endpoint="https://api.deepseek.com/chat/completions",
+        # its refusal: 'The reasoning_content in the thinking mode must be passed back to the API.'
+        marks=Marks(reasoning_refusals=("reasoning_content",)),
         key_env=("DEEPSEEK_API_KEY",), default_model="deepseek-v4-flash", model_prefixes=("deepseek",),
         allowed=_e("only the allowed tools are sent", "no allowed_tools form"),
         parallel=_u("", "unverified: no parallel_tool_calls switch found documented or refused at a primary source; "
@@ -339,6 +365,7 @@ CAPABILITIES: dict[str, Capability] = {
     ),
     "bedrock": Capability(
         provider="bedrock", module="bedrock", title="AWS Bedrock Converse",
+        marks=Marks(settings=("region",)),
         endpoint="https://bedrock-runtime.{region}.amazonaws.com/model/{model}/converse",
         key_env=("AWS_BEARER_TOKEN_BEDROCK",), default_model="anthropic.claude-sonnet-4-6",
         auto=_n('{"auto":{}}'),
@@ -381,6 +408,7 @@ CAPABILITIES: dict[str, Capability] = {
     ),
     "azure": Capability(
         provider="azure", title="Azure OpenAI (deployments)",
+        marks=Marks(settings=("deployment", "endpoint", "api_version")),
         endpoint="{endpoint}/openai/deployments/{deployment}/chat/completions?api-version={api_version}",
         key_env=("AZURE_OPENAI_API_KEY",), default_model="(deployment)",
         other_names=("azureopenai",),  # -p azure-openai read "did you mean openai?"
@@ -437,6 +465,7 @@ CAPABILITIES: dict[str, Capability] = {
     ),
     "openrouter": Capability(
         provider="openrouter", title="OpenRouter", endpoint="https://openrouter.ai/api/v1/chat/completions",
+        marks=Marks(settings=("require_parameters",)),
         key_env=("OPENROUTER_API_KEY",), default_model="openai/gpt-5.4-mini",  # gpt-4o-mini: OpenAI shuts it down 2027-01-14
         allowed=_e("only the allowed tools are sent"),
         parallel=_n("parallel_tool_calls", "default true; enforced by the upstream model"),

@@ -139,6 +139,40 @@ def apply(name: str, translations: Sequence[Translation], scenario: Scenario,
             for t in translations]
 
 
+def rendered(name: str, scenario: Scenario, providers: Sequence[str] | None = None, options: Any = None, *,
+             models: Mapping[str, str | None] | None = None, capabilities: Mapping[str, Any] | None = None,
+             settings: Mapping[str, Any] | None = None, shown: bool = True,
+             rebuild: Rebuild | None = None) -> tuple[list[Translation], list[DialectView] | None]:
+    """`render`'s job, dialect or not: the scenario's requests for display (``jobs.render``; ``shown`` False:
+    ``jobs.translations``, as ``--snapshot`` keeps them) and, for a dialect (not ``api``), each redone in it
+    (``apply``), with the views: (the translations, the views or None). ``rebuild``: how a changed scenario is
+    translated for one provider (default: the same job with the same options, models and overlay)."""
+    from . import jobs
+    from .model import RenderOptions
+
+    options = options if options is not None else RenderOptions()
+    job = jobs.render if shown else jobs.translations
+    translations = job(scenario, providers, options, models=models, capabilities=capabilities)
+    if name == API:
+        return translations, None
+    views = apply(name, translations, scenario, settings,
+                  rebuild or rebuilder(options, models=models, capabilities=capabilities, shown=shown))
+    return [v.translation for v in views], views
+
+
+def rebuilder(options: Any, *, models: Mapping[str, str | None] | None = None,
+              capabilities: Mapping[str, Any] | None = None, shown: bool = True) -> Rebuild:
+    """How a dialect translates a changed scenario for one provider (``apply``'s ``rebuild``): the same job with the
+    same options, models and overlay as the translations it redoes."""
+    def rebuild(scenario: Scenario, provider: str) -> Translation:
+        from . import jobs
+
+        return (jobs.render if shown else jobs.translations)(scenario, [provider], options, models=models,
+                                                             capabilities=capabilities)[0]
+
+    return rebuild
+
+
 # ---- the tool choice providers.<id>.extra writes --------------------------------------------------------------
 
 def _text(value: Any) -> str:

@@ -118,6 +118,20 @@ def transcript_of(path: str | os.PathLike[str]) -> str | None:
     return " ".join(folded).strip("'\" ") or None  # a path past the dump's width 100 is folded at its spaces
 
 
+def is_recording(path: str | os.PathLike[str]) -> bool:
+    """Whether a file is a recording `run --replay` reads without a scenario, a HAR or an OTLP/JSON trace (what a
+    transcript's ``transcript_of`` names when its run replayed one), not a scenario file."""
+    from .trace_har import is_har
+
+    if is_har(Path(path)):
+        return True
+    try:
+        with open(path, "rb") as handle:
+            return any(k in handle.read(4096) for k in (b'"resourceSpans"', b'"resource_spans"'))
+    except OSError:
+        return False
+
+
 def transcript_scenario(scenario: Scenario, history: list[Message]) -> str:
     """The scenario with the loop's full history as its messages, as YAML that `render`, `send`
     and `run` read as it is (the loop: section kept as written)."""

@@ -24,7 +24,7 @@ from .error_keys import says_no_key
 from .redaction import MIN_SECRET_LENGTH, key_header, key_shapes
 from .request_parts import HEADER_NAME, SCHEME, SCHEMED_PLACEHOLDER, http_url_fault
 from .scenario_loop import read_loop
-from .scenario_messages import read_messages, read_system, refuse_gemini_system_key
+from .scenario_messages import read_messages, read_system, refuse_foreign_system_key
 from .yaml_input import (Loc as _Loc, Reader as _Reader, composed, key_node as _key_node, read_text,
                          refuse_yaml11_choice, show as _show)
 
@@ -93,7 +93,7 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
         key = next((k for k in keys if k.value in _TOOL_FILE_KEYS), None)
         if key is not None:
             raise r.loc(key).fail(f"unknown key '{key.value}' in the scenario", _TOOL_FILE_HINT)
-    refuse_gemini_system_key(r, root)
+    refuse_foreign_system_key(r, root)
     top = r.mapping(root, "the scenario", TOP_KEYS)
     tools, written_empty, notes, native, files_read = _tools(r, top.get("tools"))
     names = tuple(t.name for t in tools)

@@ -7,8 +7,9 @@ A reasoning item pasted as an API returned it is read by that family's provider 
 
 from __future__ import annotations
 
+import functools
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -19,17 +20,37 @@ from .yaml_input import Loc as _Loc, Reader as _Reader, key_node as _key_node, o
 
 ROLES = ("user", "assistant", "tool")
 LEADING_ROLES = ("system", "developer")  # accepted at the start of messages: they become the system prompt
-# roles other APIs and frameworks write, and the neutral role each is: (role, whose word)
-_OTHER_ROLES = {"model": ("assistant", "Gemini"), "human": ("user", "LangChain"), "ai": ("assistant", "LangChain"),
-                "function": ("tool", "OpenAI's legacy API")}
+# roles frameworks write, and the neutral role each is: (role, whose word); the APIs' own are their rows' (_pasted)
+_FRAMEWORK_ROLES = {"human": ("user", "LangChain"), "ai": ("assistant", "LangChain")}
 # a list where a message's text goes: content blocks pasted as an API takes them (Anthropic's, OpenAI's parts)
 _BLOCKS_HINT = ("write the text as content: \"...\", a tool_use as the assistant message's tool_calls: "
                 "[{id: call_1, name: NAME, arguments: {...}}], a tool_result as {role: tool, tool_call_id: call_1, "
                 "content: ...}; or convert a request your agent sent: toolchoice trace REQUEST.json -p PROVIDER "
                 "(docs/traces.md, \"A saved request as a scenario\")")
-# the system prompt pasted as an API takes it: Gemini's {parts: [{text}]} (its systemInstruction), Anthropic's blocks
-_SYSTEM_FORMS = {"parts": ("Gemini", "gemini"), "blocks": ("Anthropic", "anthropic")}
-GEMINI_SYSTEM_KEYS = ("systemInstruction", "system_instruction")  # generateContent's top-level key for it
+
+
+class _Pasted(NamedTuple):
+    """The APIs' own forms a scenario may have pasted, as their rows declare them (``marks.pasted``), with the
+    provider id whose ``trace`` converts a request in that form: the system prompt's forms ("parts", "blocks") and
+    top-level keys, the message form with ``parts`` (its contents'), and role words."""
+    system_forms: dict[str, tuple[str, str]]  # form → (whose, provider id)
+    system_keys: tuple[tuple[str, str, str], ...]  # (key, whose, provider id)
+    message_parts: tuple[str, str] | None  # (whose, provider id)
+    roles: dict[str, tuple[str, str]]  # role → (ours, whose)
+    call_wrappers: tuple[tuple[str, str, str], ...]  # (key, whose, the call's shape)
+
+
+@functools.lru_cache(maxsize=None)
+def _pasted() -> _Pasted:
+    from .capabilities import CAPABILITIES
+
+    rows = [(pid, cap.marks.pasted) for pid, cap in CAPABILITIES.items() if cap.marks.pasted is not None]
+    return _Pasted({p.system_form: (p.name, pid) for pid, p in rows if p.system_form},
+                   tuple((key, p.name, pid) for pid, p in rows for key in p.system_keys),
+                   next(((p.name, pid) for pid, p in rows if p.message_parts), None),
+                   {**_FRAMEWORK_ROLES, **{role[0]: (role[1], role[2] if len(role) > 2 else p.name)
+                                           for pid, p in rows for role in p.roles}},
+                   tuple((p.call_wrapper, p.name, p.call_form) for pid, p in rows if p.call_wrapper))
 
 
 def _system_hint(provider: str, message: bool) -> str:
@@ -39,22 +60,23 @@ def _system_hint(provider: str, message: bool) -> str:
             f"-p {provider} (docs/traces.md, \"A saved request as a scenario\")")
 
 
-def refuse_gemini_system_key(r: _Reader, root: yaml.Node) -> None:
-    """Gemini's ``systemInstruction:`` at a scenario's top: said as the scenario's ``system:``."""
-    for key in GEMINI_SYSTEM_KEYS:
+def refuse_foreign_system_key(r: _Reader, root: yaml.Node) -> None:
+    """An API's own top-level key for the system prompt (its row's ``marks.pasted.system_keys``: Gemini's
+    ``systemInstruction:``) at a scenario's top: said as the scenario's ``system:``."""
+    for key, whose, provider in _pasted().system_keys:
         if (node := _key_node(root, key)) is not None:
-            raise r.loc(node).fail(f"unknown key '{key}' in the scenario (Gemini's system instruction)",
-                                   _system_hint("gemini", message=False))
+            raise r.loc(node).fail(f"unknown key '{key}' in the scenario ({whose}'s system instruction)",
+                                   _system_hint(provider, message=False))
 
 
 def read_system(r: _Reader, node: yaml.Node) -> str:
-    """The top-level ``system:`` text; Gemini's ``{parts: [...]}`` or a list of text blocks there is said as what it
-    is, with the way to write it."""
+    """The top-level ``system:`` text; an API's own form there (``{parts: [...]}``, a list of text blocks: its row's
+    ``marks.pasted.system_form``) is said as what it is, with the way to write it."""
     value = r.value(node)
     form = ("parts" if isinstance(value, dict) and "parts" in value else
             "blocks" if isinstance(value, list) and any(isinstance(b, dict) for b in value) else None)
-    if form is not None:
-        title, provider = _SYSTEM_FORMS[form]
+    if form is not None and form in _pasted().system_forms:
+        title, provider = _pasted().system_forms[form]
         shape = "{parts: [...]}" if form == "parts" else "a list of content blocks"
         raise r.loc(node).fail(f"system is text, not {shape} ({title}'s form)", _system_hint(provider, message=False))
     return r.string(node, "system", empty_ok=True)
@@ -93,22 +115,25 @@ def read_messages(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Message, ..
             if messages:
                 raise r.loc(fields["role"]).fail(f"a {role} message after the conversation started",
                                                  f"put {role} messages first, or use the top-level system: key")
-            if "parts" in fields and "content" not in fields:  # Gemini's {parts: [{text}]}, its systemInstruction
+            parts = _pasted().message_parts  # an API's {parts: [{text}]} (Gemini's systemInstruction)
+            if parts is not None and "parts" in fields and "content" not in fields:
                 raise r.loc(_key_node(item, "parts") or fields["parts"]).fail(
-                    f"a {role} message with parts (Gemini's form)", _system_hint("gemini", message=True))
+                    f"a {role} message with parts ({parts[0]}'s form)", _system_hint(parts[1], message=True))
             only_keys(r, item, ("role", "content"), f"a {role} message")
             if "content" not in fields:
                 raise loc.fail(f"a {role} message needs content", None)
             leading.append((role, _text(r, fields["content"], role), loc))
             continue
         if role not in ROLES:
-            hint = (f"{_OTHER_ROLES[role][1]}'s {role} is {_OTHER_ROLES[role][0]} here: role: {_OTHER_ROLES[role][0]}"
-                    if isinstance(role, str) and role in _OTHER_ROLES else None)
+            other = _pasted().roles
+            hint = (f"{other[role][1]}'s {role} is {other[role][0]} here: role: {other[role][0]}"
+                    if isinstance(role, str) and role in other else None)
             hint = hint or did_you_mean(str(role), ROLES + LEADING_ROLES) or "role: user, assistant or tool"
             raise r.loc(fields["role"]).fail(f"unknown message role {role!r}", hint)
-        if "parts" in fields and "content" not in fields:  # Gemini's contents[] pasted: {role, parts: [{text}]}
+        parts = _pasted().message_parts  # an API's contents[] pasted: {role, parts: [{text}]} (Gemini's)
+        if parts is not None and "parts" in fields and "content" not in fields:
             raise r.loc(_key_node(item, "parts") or fields["parts"]).fail(
-                f"a {role} message with parts (Gemini's form)", _BLOCKS_HINT)
+                f"a {role} message with parts ({parts[0]}'s form)", _BLOCKS_HINT)
         if role == "user":
             only_keys(r, item, ("role", "content"), "a user message")
             if "content" not in fields:
@@ -139,11 +164,12 @@ def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[
     if "tool_calls" in fields:
         for call_node in r.sequence(fields["tool_calls"], "tool_calls"):
             call_loc = r.loc(call_node)
-            wrapped = r.mapping(call_node, "a tool call").get("function")
-            if wrapped is not None and isinstance(r.value(wrapped), dict):  # OpenAI chat's {type, function: {...}}
-                raise r.loc(_key_node(call_node, "function") or wrapped).fail(
-                    "a tool call in OpenAI chat's form ({id, type: function, function: {name, arguments}})",
-                    "write it flat: {id: call_1, name: NAME, arguments: {...}} (arguments as a mapping or JSON text)")
+            for key, whose, form in _pasted().call_wrappers:  # an API's nested call ({type, function: {...}})
+                wrapped = r.mapping(call_node, "a tool call").get(key)
+                if wrapped is not None and isinstance(r.value(wrapped), dict):
+                    raise r.loc(_key_node(call_node, key) or wrapped).fail(
+                        f"a tool call in {whose}'s form ({form})",
+                        "write it flat: {id: call_1, name: NAME, arguments: {...}} (arguments as a mapping or JSON text)")
             call = r.mapping(call_node, "a tool call", CALL_KEYS)
             for key in ("id", "name"):
                 if key not in call:

@@ -83,6 +83,20 @@ def provider_id(recorded: Any) -> str | None:
     return word if word in PROVIDER_IDS else PROVIDER_NAMES.get(word)
 
 
+def traced_as(provider: str | None, request: Any, output: Any) -> str | None:
+    """The row a call filed under ``provider`` is by its shape where another row's API is traced under that name (a
+    row's ``marks.traced``: OpenAI's Responses calls are openai's to OpenInference), or None."""
+    from .capabilities import CAPABILITIES
+
+    for cap in CAPABILITIES.values():
+        shape = cap.marks.traced
+        if shape is not None and provider == shape.recorded_as and (
+                isinstance(request, dict) and shape.request_key in request and shape.not_key not in request
+                or _path(output, "object") == shape.reply_object):
+            return cap.provider
+    return None
+
+
 CHOICE_KEYS = ("tool_choice", "toolChoice", "tool_config", "toolConfig")  # OpenAI/Anthropic, Gemini
 
 
@@ -190,17 +204,15 @@ def _openinference(span: Span) -> LlmCall:
         choice = request.get(choice_key) if choice_key else None
     model = params.get("model") or a.get("llm.request.model_name") or a.get("llm.model_name")
     parallel = params.get("parallel_tool_calls")
-    exact = None  # Responses calls (input, not messages; openai-agents records the Response, "object": "response")
-    if provider_id(provider) == "openai" and (isinstance(request, dict) and "input" in request and "messages" not in
-                                              request or _path(_json(a.get("output.value")), "object") == "response"):
-        exact = "openai-responses"
+    output_value = _json(a.get("output.value"))
+    exact = traced_as(provider_id(provider), request, output_value)
     return LlmCall(span, "openinference", provider, model if isinstance(model, str) else None,
                    "\n\n".join(system_parts) or None, messages, output, tools,
                    choice, choice_key is not None,
                    parallel if isinstance(parallel, bool) else None,
                    (_int(a.get("llm.token_count.prompt")), _int(a.get("llm.token_count.completion"))),
                    a.get("llm.finish_reason") if isinstance(a.get("llm.finish_reason"), str) else None,
-                   toolchoice_provider=exact, untravelled=_untravelled(_json(a.get("output.value"))))
+                   toolchoice_provider=exact, untravelled=_untravelled(output_value))
 
 
 _ROLES = {"model": "assistant", "human": "user", "ai": "assistant", "function": "tool"}  # Gemini's, LangChain's

@@ -17,16 +17,17 @@ from .body_limits import RULE_LIMIT_PROVIDERS, model_limits
 from .capabilities import CAPABILITIES, Capability, Level
 from .wire_template import WIRE_FORMS, WireTemplateError, wire_form, wire_value
 from .choice_plan import lint_pitfalls, plan_choice
-from .model import Ledger, RenderOptions, Request, Scenario, Tool, Translation, compact, json_string, word_or_json
+from .model import (Ledger, ProviderSettings, RenderOptions, Request, Scenario, Tool, Translation, compact, json_string,
+                    word_or_json)
 from .request_context import Context
 from .host_rules import elsewhere, refuse, replaced_host
 from .request_parts import check_environment, extra_env, merge_extra, with_user_headers
 
 
-# Settings one provider reads (docs/scenarios.md, per-provider settings; openai_chat's Azure and OpenRouter hosts,
-# bedrock, gemini): written under another provider they would do nothing, so the ledger says so.
-ONE_PROVIDER_SETTINGS = {"deployment": "azure", "endpoint": "azure", "api_version": "azure", "region": "bedrock",
-                         "require_parameters": "openrouter", "schema_form": "gemini"}
+# Settings one provider reads (docs/scenarios.md, per-provider settings; each its row's ``marks.settings``), in the
+# order ProviderSettings declares them: written under another provider they would do nothing, so the ledger says so.
+ONE_PROVIDER_SETTINGS = {key: reader for key in ProviderSettings._fields for reader, cap in CAPABILITIES.items()
+                         if key in cap.marks.settings}
 
 
 def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability | None = None) -> Context:

@@ -20,6 +20,7 @@ tool schema is checked against its metaschema once.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Iterable
 
@@ -29,32 +30,39 @@ CATEGORIES: tuple[str, ...] = ("error", "phantom_tool", "wrong_tool", "unwanted_
                                "invalid_arguments", "obeyed")
 NOT_ENFORCED_CODES = ("tool_choice.ignored", "tool_choice.emulated", "tool_choice.none_unenforced")
 REQUEST_ERROR = "request_error"
-# Provider messages that name missing reasoning state, with where each was seen.
-_REASONING_REFUSALS = (
-    "thought_signature",  # Gemini 3: 'Function call is missing a thought_signature in functionCall parts'
-    "thoughtsignature",
-    "thought signature",
-    "reasoning_content",  # DeepSeek: 'The reasoning_content in the thinking mode must be passed back to the API.'
-    "expected `thinking` or `redacted_thinking`",  # Anthropic, with thinking on and a bare tool_use turn
-    "expected thinking or redacted_thinking",
-    "required 'reasoning' item",  # OpenAI Responses (cline/cline#12242)
-    "without its required reasoning item",
-)
-_MISSING_SIGNATURE = "MISSING_THOUGHT_SIGNATURE"  # google-genai types.FinishReason
-_TOO_MANY_CALLS = "TOO_MANY_TOOL_CALLS"  # google-genai 3.6.1 types.FinishReason (server-side tool loop stopped)
+
+
+@functools.lru_cache(maxsize=None)
+def _marks() -> tuple[tuple[str, ...], dict[str, tuple[str, bool]]]:
+    """The words of the providers' errors that name missing reasoning state (each row's
+    ``marks.reasoning_refusals``, with where each was seen), and the finish reasons the verdict speaks of (its
+    ``marks.finishes``: reason → what it says, whether it is the request's problem), read from the rows once."""
+    from .capabilities import CAPABILITIES
+
+    marks = [cap.marks for cap in CAPABILITIES.values()]
+    return (tuple(dict.fromkeys(words for m in marks for words in m.reasoning_refusals)),
+            {f.reason: (f.said, f.request_error) for m in marks for f in m.finishes})
+
+
+def _finish(reply: Reply) -> tuple[str, bool] | None:
+    """What the rows' marks say of the reply's finish reason (what, whether it is the request's problem), or None."""
+    reason = reply.finish_reason
+    return _marks()[1].get(reason) if isinstance(reason, str) else None
 
 
 def reasoning_refusal(reply: Reply) -> str | None:
     """Why the reply is a refusal for missing reasoning state, or None."""
-    if reply.finish_reason == _MISSING_SIGNATURE:
-        return (f"finish reason {_MISSING_SIGNATURE}: the request's history lacks the thought signature the model "
-                "returned (a request problem, not the model's answer)")
+    finish = _finish(reply)
+    if finish is not None and finish[1]:
+        return f"finish reason {reply.finish_reason}: {finish[0]}"
     if reply.error is not None:
         text = reply.error.message.lower()
-        if any(pattern in text for pattern in _REASONING_REFUSALS):
+        if any(pattern in text for pattern in _marks()[0]):
             return "the provider refused the request for missing reasoning state; send back the reasoning the " \
                    "earlier reply carried (reasoning: items, signatures on calls, reasoning_content)"
     return None
+
+
 MAX_SCHEMA_ERRORS = 10
 
 
@@ -264,9 +272,9 @@ def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = 
     if parallel is not None:
         reasons.append(parallel.said)
     reasons.extend(_server_notes(reply))
-    if reply.finish_reason == _TOO_MANY_CALLS:
-        reasons.append(f"finish reason {_TOO_MANY_CALLS}: the server-side tool loop stopped after too many tool calls, "
-                       "before the model returned a final answer")
+    finish = _finish(reply)
+    if finish is not None and not finish[1]:  # a finish reason a row's marks say something of, beside the verdict
+        reasons.append(f"finish reason {reply.finish_reason}: {finish[0]}")
     if unenforced:
         reasons.append("the provider could not enforce this tool_choice (judged against the request's intent): "
                        + " / ".join(unenforced))
