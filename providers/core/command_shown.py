@@ -120,6 +120,7 @@ def _shown(command: str | list[str], keep: Callable[[str], None]) -> str:
             if eq:
                 shown[at] = word[:len(word) - len(value)] + (hide.whole(value) if secret_name(name)
                                                              else hide.header(value) if name in _HEADER_OPTIONS
+                                                             else hide.user(value) if name in _USER_OPTIONS
                                                              else hide.word(value))
             elif after is not None and not after.startswith("-"):
                 if secret_name(name):
@@ -133,8 +134,7 @@ def _shown(command: str | list[str], keep: Callable[[str], None]) -> str:
                     at += 2
                     continue
                 if name in _USER_OPTIONS and ":" in after:
-                    user, _, password = after.partition(":")
-                    shown[at + 1] = f"{user}:{hide.whole(password)}"
+                    shown[at + 1] = hide.user(after)
                     at += 2
                     continue
         elif word.endswith(":") and after is not None and secret_name(word[:-1]) and _HEADER.fullmatch(word):
@@ -167,6 +167,11 @@ class _Hider:
             at += 1
         shown[at] = self.whole(words[at])
         return at + 1
+
+    def user(self, text: str) -> str:
+        """curl's ``-u user:password`` (``--user=user:password`` too): the password hidden."""
+        user, colon, password = text.partition(":")
+        return f"{user}:{self.whole(password)}" if colon else self.word(text)
 
     def header(self, text: str) -> str:
         found = _HEADER.fullmatch(text)
