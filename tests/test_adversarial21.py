@@ -1,0 +1,162 @@
+"""Adversarial round 21 (trial 21b): inputs aimed at what session 20 added (send --trace-out and
+trace_export.SampleTrace, command_shown, the mock's Host and request-line checks, write_atomic to devices and
+FIFOs, alias bounds, schema pattern pieces, shell_word's printf form, HAR replay), and the classic leaks retried on
+them. The truth is from outside the code: a real mock server on 127.0.0.1 counting the requests it got, the real
+CLI entry, curl's own option spelling (``--user=USER:PASSWORD`` is ``-u USER:PASSWORD``), the files on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from cli import run_cli
+from toolchoice.providers.core.mock.server import running_mock
+
+KEY = "sk-proj-AdversarialTwentyOne0123456789abcdefghijklmnopqrstuv"
+SCENARIO = ("tools:\n  - name: get_weather\n    parameters: {type: object, properties: {city: {type: string}}}\n"
+            "tool_choice: required\nmessages:\n  - {role: user, content: Weather in Paris?}\n")
+# what `toolchoice probe --save` wrote against the mock (2026-11-28), cut to one feature: a measured overlay
+OVERLAY = {"toolchoice_capabilities": 1, "provider": "openai", "endpoint": "http://127.0.0.1:1/v1/chat/completions",
+           "model": "gpt-5.4-mini", "measured_at": "2026-11-28T07:32:13Z", "samples_per_question": 1,
+           "features": {"auto": {"result": "honored", "question": "auto",
+                                 "evidence": "status 200; calls: get_weather; finish tool_calls"}}}
+
+
+@pytest.fixture(scope="module")
+def mock() -> Iterator[Any]:
+    with running_mock("openai") as served:
+        yield served
+
+
+@pytest.fixture
+def scenario(tmp_path: Path) -> Path:
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO, encoding="utf-8")
+    return path
+
+
+def _env(**extra: str) -> dict[str, str]:
+    return {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/"), "OPENAI_API_KEY": KEY,
+            "COLUMNS": "80", **extra}
+
+
+# ---- run --trace-out: a folder, or a file in no folder, said before the loops are sent ------------------------------
+# trial 20m made send refuse these before a request (call_args.sample_trace); run's trace_out was only checked
+# against its inputs, so `run s.yaml --trace-out missing/t.json` sent every step of every loop (measured against the
+# mock: 2 requests a loop), then said "cannot write". Now both go through call_args.trace_file.
+
+def test_run_s_trace_out_in_no_folder_or_a_folder_is_refused_before_a_request(mock: Any, scenario: Path) -> None:
+    before = len(mock.records)
+    for out in (scenario.parent / "missing" / "t.json", scenario.parent):
+        result = run_cli(["run", str(scenario), "-p", "openai", "--base-url", mock.base_url, "--trace-out", str(out)],
+                         env=_env())
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.startswith("toolchoice: error: --trace-out") and "Traceback" not in result.stderr
+        assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert len(mock.records) == before  # nothing was sent
+
+
+def test_jobs_run_s_trace_out_in_no_folder_is_the_argument_s_error_before_a_request(mock: Any, scenario: Path) -> None:
+    from toolchoice.providers import RenderOptions, load_scenario
+    from toolchoice.providers.core import jobs, loop, runner
+    from toolchoice.providers.core.errors import ArgumentError
+
+    before = len(mock.records)
+    options = loop.LoopOptions(RenderOptions(base_url=mock.base_url))
+    os.environ["OPENAI_API_KEY"] = KEY
+    try:
+        with pytest.raises(ArgumentError) as caught:
+            jobs.run(load_scenario(scenario), ["openai"], options, settings=runner.SendSettings(retries=0),
+                     trace_out=str(scenario.parent / "missing" / "t.json"))
+    finally:
+        del os.environ["OPENAI_API_KEY"]
+    assert caught.value.argument == "trace_out"
+    assert len(mock.records) == before
+
+
+# ---- --trace-out naming the --capabilities overlay ------------------------------------------------------------------
+# `send s.yaml --capabilities overlay.json --trace-out overlay.json` (and run's) sent, then replaced the overlay a
+# probe had measured (requests paid for) with the trace: the user's file gone, said nowhere. The library is handed the
+# overlay already read, so the command line, which has its name, refuses it before a request.
+
+@pytest.mark.parametrize("command", ["send", "run"])
+def test_a_trace_out_that_is_the_capabilities_overlay_is_refused_and_the_overlay_kept(
+        mock: Any, scenario: Path, command: str) -> None:
+    overlay = scenario.parent / "overlay.json"
+    written = json.dumps(OVERLAY, indent=2) + "\n"
+    overlay.write_text(written, encoding="utf-8")
+    before = len(mock.records)
+    result = run_cli([command, str(scenario), "-p", "openai", "--base-url", mock.base_url, "--capabilities",
+                      str(overlay), "--trace-out", str(overlay)], env=_env())
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert "--trace-out" in result.stderr and "which this run reads" in result.stderr, result.stderr
+    assert overlay.read_text(encoding="utf-8") == written
+    assert len(mock.records) == before
+
+
+def test_the_capabilities_overlay_still_goes_with_another_trace_out(mock: Any, scenario: Path) -> None:
+    overlay = scenario.parent / "overlay.json"
+    overlay.write_text(json.dumps(OVERLAY), encoding="utf-8")
+    out = scenario.parent / "trace.json"
+    result = run_cli(["send", str(scenario), "-p", "openai", "--base-url", mock.base_url, "--capabilities",
+                      str(overlay), "--trace-out", str(out), "-f", "json"], env=_env())
+    assert result.returncode == 0, result.stderr
+    assert json.loads(out.read_text())["resourceSpans"] and KEY not in out.read_text()
+
+
+# ---- SampleTrace given a str ----------------------------------------------------------------------------------------
+# jobs.send's trace_out takes "a trace_export.SampleTrace several sends share"; one made as SampleTrace("trace.json")
+# (jobs.send's own trace_out takes a str) ended in AttributeError: 'str' object has no attribute 'exists', a
+# traceback from call_args.not_an_input, before anything was sent.
+
+def test_a_sample_trace_made_with_a_str_is_written_like_one_made_with_a_path(mock: Any, scenario: Path) -> None:
+    from toolchoice.providers import RenderOptions, load_scenario
+    from toolchoice.providers.core import jobs, runner
+    from toolchoice.providers.core.errors import WrongArgument
+    from toolchoice.providers.core.trace_export import SampleTrace
+
+    loaded = load_scenario(scenario)
+    [translation] = jobs.translations(loaded, ["openai"], RenderOptions(base_url=mock.base_url))
+    out = scenario.parent / "shared.json"
+    shared = SampleTrace(str(out))  # type: ignore[arg-type]
+    os.environ["OPENAI_API_KEY"] = KEY
+    try:
+        for _ in range(2):
+            assert jobs.send(loaded, translation, settings=runner.SendSettings(retries=0), trace_out=shared).code == 0
+        with pytest.raises(WrongArgument, match="trace_out"):
+            jobs.send(loaded, translation, trace_out=SampleTrace(3))  # type: ignore[arg-type]
+    finally:
+        del os.environ["OPENAI_API_KEY"]
+    shared.write()
+    text = out.read_text(encoding="utf-8")
+    spans = json.loads(text)["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    assert len(spans) == 2 and KEY not in text
+
+
+# ---- command_shown: curl's --user=USER:PASSWORD ---------------------------------------------------------------------
+# curl's manual: "-u, --user <user:password>"; a long option's value may follow an `=` (as the module reads every other
+# option). `-u bob:pw` and `--user bob:pw` hid the password; `--user=bob:pw` showed it.
+
+@pytest.mark.parametrize(("written", "shown"), [
+    ("curl --user=bob:hunter2secret https://h.example/mcp", "curl --user=bob:[redacted] https://h.example/mcp"),
+    ("srv -u=bob:hunter2secret", "srv -u=bob:[redacted]"),
+    ("curl --user bob:hunter2secret", "curl --user bob:[redacted]"),
+    ("curl -u bob:hunter2secret", "curl -u bob:[redacted]"),
+    ("curl --user=bob https://h.example", "curl --user=bob https://h.example"),  # no password: nothing to hide
+])
+def test_curl_s_user_option_hides_the_password_in_each_spelling(written: str, shown: str) -> None:
+    from toolchoice.providers.core.command_shown import command_secrets, shown_command
+
+    assert shown_command(written) == shown
+    assert command_secrets(written) == (["hunter2secret"] if "hunter2secret" in written else [])
+
+
+def test_a_missing_mcp_command_s_error_line_hides_a_user_option_s_password() -> None:
+    result = run_cli(["tools", "--mcp", "toolchoice-no-such-server-21b --user=alice:hunter2secretU --port 8080"])
+    assert result.returncode == 2 and "no such command" in result.stderr, result.stderr
+    assert "hunter2secretU" not in result.stderr + result.stdout and "--user=alice:[redacted]" in result.stderr
