@@ -160,3 +160,64 @@ def test_a_missing_mcp_command_s_error_line_hides_a_user_option_s_password() -> 
     result = run_cli(["tools", "--mcp", "toolchoice-no-such-server-21b --user=alice:hunter2secretU --port 8080"])
     assert result.returncode == 2 and "no such command" in result.stderr, result.stderr
     assert "hunter2secretU" not in result.stderr + result.stdout and "--user=alice:[redacted]" in result.stderr
+
+
+# ---- a trace written to a terminal: what json.dumps leaves raw ------------------------------------------------------
+# trial 20m made `--trace-out /dev/stdout` (a device) written through, so the trace lands on the terminal; json.dumps
+# (ensure_ascii=False) escapes only C0 controls, so a tool description or a message holding a C1 CSI (U+009B, an
+# escape sequence's start for a terminal reading C1), a bidi override (U+202E, which reorders the line shown) or DEL
+# reached it raw, where `send -f json` writes each as a JSON escape (cli/output.write_json). The file's data is the
+# same either way: json.loads reads the escapes back to the characters.
+
+CONTROLS = "A\x9b31mB\u202eC\x7fD\u2028E"
+
+
+def _raw_controls(text: str) -> list[str]:
+    return [hex(ord(c)) for c in text if 0x7F <= ord(c) <= 0x9F or c in "\u202e\u2028"]
+
+
+def test_send_s_trace_through_a_pipe_writes_controls_out_as_json_escapes(mock: Any, tmp_path: Path) -> None:
+    import threading
+
+    from toolchoice.providers.core.trace_export import write_document
+
+    data = {"resourceSpans": [], "text": CONTROLS, "kept": "é☃😀"}
+    out = tmp_path / "trace.json"
+    write_document(out, data, {})
+    text = out.read_text(encoding="utf-8")
+    assert _raw_controls(text) == [] and json.loads(text) == data and "é☃😀" in text
+    path = tmp_path / "c.yaml"
+    path.write_text(SCENARIO.replace("Weather in Paris?", json.dumps(CONTROLS)).replace(
+        "name: get_weather\n", f"name: get_weather\n    description: {json.dumps(CONTROLS)}\n"), encoding="utf-8")
+    fifo = tmp_path / "fifo"  # what `--trace-out /dev/stdout` is written through to, as a terminal would be
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    result = run_cli(["send", str(path), "-p", "openai", "--base-url", mock.base_url, "--trace-out", str(fifo),
+                      "-f", "json"], env=_env())
+    reader.join(10)
+    assert result.returncode == 0, result.stderr
+    written = got[0].decode("utf-8")
+    assert "resourceSpans" in written and "\\u009b31mB\\u202e" in written, written[-500:]
+    assert _raw_controls(written) == [] and _raw_controls(result.stdout) == []
+
+
+# ---- load_scenario_dict: an integer past Python's digit limit --------------------------------------------------------
+# A file's reader says "a number of 5000 characters is past what can be read" at its line; load_scenario_dict wrote
+# the data out with json.dumps, whose ValueError ("Exceeds the limit (4300 digits) for integer string conversion")
+# came out bare: no place, not a ToolchoiceError a caller catches as the others.
+
+def test_a_dict_s_integer_past_the_digit_limit_is_a_wrong_argument_naming_its_place() -> None:
+    import sys
+
+    from toolchoice.providers.core.errors import WrongArgument
+    from toolchoice.providers.core.scenario_dict import load_scenario_dict
+
+    huge = 10 ** (sys.get_int_max_str_digits() + 10)
+    with pytest.raises(WrongArgument) as caught:
+        load_scenario_dict({"tools": [{"name": "f", "parameters": {"type": "object", "properties": {
+            "n": {"type": "integer", "maximum": huge}}}}], "messages": [{"role": "user", "content": "hi"}]})
+    assert "['properties']['n']['maximum']: an integer of more digits" in str(caught.value)
+    assert load_scenario_dict({"tools": [{"name": "f", "parameters": {"type": "object", "properties": {
+        "n": {"type": "integer", "maximum": 10 ** 300}}}}], "messages": [{"role": "user", "content": "hi"}]}).tools
