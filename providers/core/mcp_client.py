@@ -115,12 +115,12 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
         if errlog.holds(mcp_relay.NOT_UTF8):  # the SDK's strict reader waited for the server's EOF until the deadline
             raise ToolchoiceError(f"{who}: the server wrote bytes that are not UTF-8 on stdout (MCP's stdio "
                                   "messages are UTF-8 JSON-RPC)", hint="check what the server prints") from None
-        if last:  # the server may print its arguments or environment: what was read is never shown
-            from .redaction import Redactor, printable
+        short = [value for value, shown in secrets.items() if shown == HIDDEN]
+        if last:  # the server may print its arguments or environment: what was read is never shown, nor its first
+            from .redaction import Redactor, printable  # part where the cut at 200 falls inside it (hidden, then cut)
 
-            last = " ".join(printable(Redactor(secrets).text(last[:200])).split())
-        message = hide_echoes(exc.message + (f"; the server's last stderr line: {last}" if last else ""),
-                              [value for value, shown in secrets.items() if shown == HIDDEN])
+            last = " ".join(printable(hide_echoes(Redactor(secrets).text(last), short)).split())[:200]
+        message = hide_echoes(exc.message + (f"; the server's last stderr line: {last}" if last else ""), short)
         again = ToolchoiceError(message, hint=exc.hint)
         again.hint_parts, again.names = exc.hint_parts, exc.names  # the hint's argument: `tools --timeout`
         raise again from None
