@@ -221,3 +221,27 @@ def test_a_dict_s_integer_past_the_digit_limit_is_a_wrong_argument_naming_its_pl
     assert "['properties']['n']['maximum']: an integer of more digits" in str(caught.value)
     assert load_scenario_dict({"tools": [{"name": "f", "parameters": {"type": "object", "properties": {
         "n": {"type": "integer", "maximum": 10 ** 300}}}}], "messages": [{"role": "user", "content": "hi"}]}).tools
+
+
+# ---- an MCP server's last stderr line, cut at 200 characters -------------------------------------------------------
+# The line was cut to 200 characters before the secrets were hidden, so a secret the cut fell inside was no longer
+# the whole value the redactor looks for: `tools --mcp "server ... --token hunter2secretStraddle"` whose server wrote
+# its arguments to stderr and crashed showed `"--token", "hunter2sec`. Now hidden whole, then cut. The server is real
+# (tests/mcp_server.py argv --crash: its last stderr line is what it was started with).
+
+def test_a_secret_where_the_server_s_stderr_line_is_cut_is_not_shown_in_part() -> None:
+    import shlex
+    import sys
+
+    from sdk_types import missing
+
+    if missing("mcp"):
+        pytest.skip("the [mcp] extra (in [test]) is not installed")
+    secret = "hunter2secretStraddle"
+    prefix, between = 'started with {"args": ["--crash", "--pad", "', '", "--token", "'
+    pad = "P" * (190 - len(prefix) - len(between))  # the secret starts at character 190 of the line
+    server = Path(__file__).resolve().parent / "mcp_server.py"
+    command = shlex.join([sys.executable, str(server), "argv", "--crash", "--pad", pad, "--token", secret])
+    result = run_cli(["tools", "--mcp", command])
+    assert result.returncode == 2 and "the server's last stderr line: started with" in result.stderr, result.stderr
+    assert secret[:6] not in result.stderr + result.stdout, result.stderr[-300:]
