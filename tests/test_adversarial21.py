@@ -245,3 +245,30 @@ def test_a_secret_where_the_server_s_stderr_line_is_cut_is_not_shown_in_part() -
     result = run_cli(["tools", "--mcp", command])
     assert result.returncode == 2 and "the server's last stderr line: started with" in result.stderr, result.stderr
     assert secret[:6] not in result.stderr + result.stdout, result.stderr[-300:]
+
+
+# ---- --trace-out /dev/stdout when stdout is a file -------------------------------------------------------------------
+# trial 20m wrote a trace through /dev/stdout when it reaches a terminal or a pipe (a device or a FIFO), but with
+# stdout a file (`send ... --trace-out /dev/stdout > out.txt`, or pytest's capture) the chain /dev/stdout ->
+# /proc/self/fd/1 -> out.txt ends in a regular file, so the trace was written beside the link and renamed over it:
+# run as root, /dev/stdout itself became a regular file holding the trace (this machine, 2026-11-28 07:36, put back),
+# and out.txt never got it. The same chain is built here in the test's own folder (never /dev/stdout): a link to
+# /proc/self/fd/N of a file this test opened, as the shell opens out.txt.
+
+def test_a_trace_out_linking_to_an_open_file_s_descriptor_is_written_to_it_and_the_link_stays(
+        mock: Any, scenario: Path) -> None:
+    if not os.path.isdir("/proc/self/fd"):
+        pytest.skip("no /proc/self/fd here")
+    out = scenario.parent / "out.txt"
+    with open(out, "wb") as handle:
+        handle.write(b"before\n")
+        handle.flush()
+        link = scenario.parent / "stdout"
+        link.symlink_to(f"/proc/self/fd/{handle.fileno()}")
+        result = run_cli(["send", str(scenario), "-p", "openai", "--base-url", mock.base_url, "--trace-out",
+                          str(link), "-f", "json"], env=_env())
+        assert result.returncode == 0, result.stderr
+        assert link.is_symlink() and os.readlink(link) == f"/proc/self/fd/{handle.fileno()}"
+    written = out.read_bytes()
+    assert written.startswith(b"before\n{\"resourceSpans\"") and KEY.encode() not in written, written[:200]
+    assert sorted(p.name for p in scenario.parent.iterdir()) == ["out.txt", "s.yaml", "stdout"]  # nothing beside it
