@@ -235,6 +235,12 @@ def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> 
                               hint="send a key in a header: -H 'Authorization: Bearer $TOKEN' (from: headers:), "
                                    "or write the part of the path that holds it as $NAME")
     resolved, header_secrets = resolve_headers(headers, who)
+    for name, value in resolved.items():  # the SDK's httpx sends header values as ASCII: its UnicodeEncodeError quoted
+        wide = next((at for at, char in enumerate(value, 1) if not char.isascii()), None)  # a character of the value
+        if wide is not None:
+            raise ToolchoiceError(f"{who}: header {name}'s value holds a non-ASCII character (character {wide} of "
+                                  f"{len(value)}), which the MCP SDK's HTTP client cannot send",
+                                  hint="check the value: a key copied with a typographic quote or dash?")
     secrets.update(header_secrets)
     url = read
     mcp = _sdk()
