@@ -272,3 +272,26 @@ def test_a_trace_out_linking_to_an_open_file_s_descriptor_is_written_to_it_and_t
     written = out.read_bytes()
     assert written.startswith(b"before\n{\"resourceSpans\"") and KEY.encode() not in written, written[:200]
     assert sorted(p.name for p in scenario.parent.iterdir()) == ["out.txt", "s.yaml", "stdout"]  # nothing beside it
+
+
+# ---- an MCP URL's header value outside ASCII ------------------------------------------------------------------------
+# `send` says "$OPENAI_API_KEY holds a non-ASCII character (character 4 of 24)" and never what it is; `tools --mcp-url
+# URL -H 'X-Token: ...'` (and a scenario's from: headers:) said the SDK's httpx's own words, "UnicodeEncodeError:
+# 'ascii' codec can't encode character '\xfc' in position 0", a character of the secret and no hint. The server here is
+# real (the mock: an HTTP server that would answer); nothing reaches it.
+
+@pytest.mark.parametrize("header, env", [("X-Token: ünïcode-secret", {}),
+                                         ("Authorization: Bearer $T21_TOKEN", {"T21_TOKEN": "sk-ünïcode-secret"})])
+def test_an_mcp_header_value_outside_ascii_is_one_line_that_shows_none_of_it(
+        mock: Any, header: str, env: dict[str, str]) -> None:
+    from sdk_types import missing
+
+    if missing("mcp"):
+        pytest.skip("the [mcp] extra (in [test]) is not installed")
+    url = mock.base_url.rsplit("/v1", 1)[0] + "/mcp"
+    before = len(mock.records)
+    result = run_cli(["tools", "--mcp-url", url, "-H", header, "--timeout", "5"], env=_env(**env))
+    assert result.returncode == 2, result.stderr
+    line = result.stderr
+    assert "non-ASCII character (character " in line and "Error" not in line and "ü" not in line, line
+    assert "\\xfc" not in line and len(line.splitlines()) == 1 and len(mock.records) == before
