@@ -154,7 +154,10 @@ def write_atomic(path: Path, text: str | bytes, argument: str = "save") -> None:
 def _stream_named(path: Path) -> int | None:
     """The descriptor ``path`` names where it is, or links to, /dev/fd/N or /proc/self/fd/N (/dev/stdout, /dev/stderr):
     a file the shell opened there (`> out.txt`) is no file to rename over (it was /dev/stdout itself that was
-    replaced, run as root: a regular file holding the trace in its place, seen 2026-11-28 and put back)."""
+    replaced, run as root: a regular file holding the trace in its place, seen 2026-11-28 and put back). ``-`` is
+    stdout, as `init -` and `trace --scenario-out -` read it (a file named - was written)."""
+    if str(path) == "-":
+        return 1
     name = os.path.abspath(path)
     for _ in range(40):  # the kernel's own bound on a chain of links
         found = re.fullmatch(r"/(?:dev|proc/self|proc/%d)/fd/(\d+)" % os.getpid(), name)
