@@ -295,3 +295,45 @@ def test_an_mcp_header_value_outside_ascii_is_one_line_that_shows_none_of_it(
     line = result.stderr
     assert "non-ASCII character (character " in line and "Error" not in line and "ü" not in line, line
     assert "\\xfc" not in line and len(line.splitlines()) == 1 and len(mock.records) == before
+
+
+# ---- `-` as a file to write: stdout --------------------------------------------------------------------------------
+# `send --trace-out -` (and run's, and `probe --save -`) wrote a file named `-` in the working folder, said nowhere;
+# probe then said "capability overlay written to stdin: give --capabilities stdin". `init -` and `trace --scenario-out -`
+# write stdout (trial 6-era fix for the latter: "it wrote a file named -"); so do these now, through the process's
+# stdout (fd 1: here the file this test opened in its place, as a shell's `> out.txt`).
+
+def _with_stdout_a_file(out: Path, args: list[str]) -> Any:
+    """``run_cli(args)`` with the process's fd 1 the file ``out`` (as a shell's ``> out``), put back after."""
+    saved = os.dup(1)
+    try:
+        with open(out, "wb") as handle:
+            os.dup2(handle.fileno(), 1)
+            return run_cli(args, env=_env())
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def test_a_trace_out_of_dash_is_written_to_stdout_not_to_a_file_named_dash(
+        mock: Any, scenario: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(scenario.parent)
+    out = scenario.parent / "out.txt"
+    result = _with_stdout_a_file(out, ["send", str(scenario), "-p", "openai", "--base-url", mock.base_url,
+                                       "--trace-out", "-"])
+    assert result.returncode == 0, result.stderr
+    assert not (scenario.parent / "-").exists()
+    assert json.loads(out.read_text(encoding="utf-8"))["resourceSpans"]
+
+
+def test_probe_s_save_of_dash_writes_stdout_and_says_so(mock: Any, scenario: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(scenario.parent)
+    out = scenario.parent / "out.txt"
+    result = _with_stdout_a_file(out, ["probe", str(scenario), "-p", "openai", "--base-url", mock.base_url,
+                                       "--repeat", "1", "--save", "-"])
+    assert result.returncode == 0, result.stderr
+    assert not (scenario.parent / "-").exists()
+    assert json.loads(out.read_text(encoding="utf-8"))["toolchoice_capabilities"] == 1
+    said = " ".join(result.stdout.split())
+    assert "capability overlay written to stdout" in said and "stdin" not in said, said[-300:]
