@@ -60,8 +60,11 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
     of ``env`` is read from the environment after the split (a value is one argument, never more); messages
     name the command as written, with the values of its secret-named parts hidden (``command_shown``: a token
     on a command line need not look like a key), and every value read or hidden is redacted from them."""
-    from .command_shown import command_secrets, hide_echoes, hide_echoes_data, secret_name, shown_command
+    from .command_shown import (LONG_COMMAND_HINT, command_secrets, hide_echoes, hide_echoes_data, long_command,
+                                secret_name, shown_command)
 
+    if long_command(command):  # not shown: its secrets are found by splitting it
+        raise ToolchoiceError(f"mcp: {long_command(command)}", hint=LONG_COMMAND_HINT)
     who = f"mcp: {shown_command(command)}"
     try:
         argv = shlex.split(command)
