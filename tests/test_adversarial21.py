@@ -337,3 +337,52 @@ def test_probe_s_save_of_dash_writes_stdout_and_says_so(mock: Any, scenario: Pat
     assert json.loads(out.read_text(encoding="utf-8"))["toolchoice_capabilities"] == 1
     said = " ".join(result.stdout.split())
     assert "capability overlay written to stdout" in said and "stdin" not in said, said[-300:]
+
+
+# ---- an MCP command line from a scenario file: NAME=NAME=... and one long word --------------------------------------
+# A scenario's `from: {mcp: ...}` is as long as the file may be (file_bytes, 8 MiB), where a command-line argument is at
+# most 128 KiB (Linux's MAX_ARG_STRLEN). command_shown read NAME=value by recursing into the value, so
+# `srv a=a=a=...` (3,000 of them) was "internal error: RecursionError", no file:line; and the line was split with shlex,
+# whose split of one long word takes time growing as its square (a 300,000-character word: ~5 s of CPU, shown three
+# times), and then said whole on the error line. Now a name at a time, and a line past 128 KiB refused unsplit.
+
+def _mcp_scenario(tmp_path: Path, command: str) -> Path:
+    path = tmp_path / "mcp.yaml"
+    path.write_text("tools:\n  - from: {mcp: " + json.dumps(command) + "}\ntool_choice: auto\nmessages:\n"
+                    "  - {role: user, content: hi}\n", encoding="utf-8")
+    return path
+
+
+def test_a_chain_of_assignments_is_read_a_name_at_a_time() -> None:
+    from toolchoice.providers.core.command_shown import command_secrets, shown_command
+
+    assert shown_command("srv a=b=TOKEN=xyz123 c=PASSWORD=pw9999") == "srv a=b=TOKEN=[redacted] c=PASSWORD=[redacted]"
+    chain = "srv " + "a=" * 3000 + "API_KEY=hunter2secret"
+    assert shown_command(chain) == chain.replace("hunter2secret", "[redacted]")
+    assert command_secrets(chain) == ["hunter2secret"]
+
+
+@pytest.mark.parametrize("live", [True, False])
+@pytest.mark.parametrize("command", ["srv " + "a=" * 3000 + "v", "srv " + "a" * 140_000])
+def test_an_mcp_command_line_from_a_file_is_one_line_naming_the_file(
+        tmp_path: Path, command: str, live: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shlex
+
+    from sdk_types import missing
+
+    if live and missing("mcp"):
+        pytest.skip("the [mcp] extra (in [test]) is not installed")
+    split, longest = shlex.split, [0]
+
+    def counted(text: str, *args: Any, **kwargs: Any) -> list[str]:
+        longest[0] = max(longest[0], len(text))
+        return split(text, *args, **kwargs)
+
+    monkeypatch.setattr(shlex, "split", counted)
+    path = _mcp_scenario(tmp_path, command)
+    result = run_cli(["render", str(path), "-p", "openai", *(["--live-mcp"] if live else [])], env=_env())
+    assert result.returncode == 2 and result.stderr.startswith(f"toolchoice: error: {path}:2"), result.stderr[:300]
+    assert "internal error" not in result.stderr and len(result.stderr.splitlines()) == 1
+    if len(command) > 131_072:  # refused where it is read, never split (nor shown)
+        assert "toolchoice takes at most 131,072" in result.stderr and len(result.stderr) < 400
+        assert longest[0] <= 131_072
