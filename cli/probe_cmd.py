@@ -124,8 +124,10 @@ def probe(
             from .output import new_console, shown_path, wrapped
 
             shown = shown_path(save)  # a newline in the name written out, as a title writes it
-            write(wrapped(f"capability overlay written to {shown}: give --capabilities {shown} to render, compare, send or "
-                          "run at the same base URL", new_console().width))
+            said = ("stdout, above: save it into a file and give --capabilities FILE" if str(save) == "-" else
+                    f"{shown}: give --capabilities {shown}")  # `--save -`: stdout, as every `-` written is
+            write(wrapped(f"capability overlay written to {said} to render, compare, send or run at the same base URL",
+                          new_console().width))
     if code == exits.INTERRUPTED:  # nothing saved: the overlay would lack the questions not asked
         partial = result["partial"]
         exits.error_line(f"interrupted: {partial['done']} of {partial['requested']} questions answered (shown above"

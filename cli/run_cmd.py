@@ -459,6 +459,10 @@ def run(
     if dry_run:
         _dry_run(loaded, providers, options, format)
         return
+    if trace_out is not None and capabilities is not None:  # the overlay a probe measured, which the library (given
+        from toolchoice.providers.core.call_args import not_an_input  # it read) cannot name: never written over
+
+        not_an_input(trace_out, "trace_out", capabilities)
     replayed = traced if traced is not None else (loop.load_replay(replay, providers[0]) if replay is not None
                                                   else None)
     if replayed is not None and len(providers) > 1:

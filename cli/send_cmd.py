@@ -99,11 +99,11 @@ def send(
     documents = []
     many = len(scenario) > 1
     traced = None
-    if trace_out is not None:  # one trace of every scenario's samples, none of which it may be (said before a send)
-        from toolchoice.providers.core.call_args import sample_trace
+    if trace_out is not None:  # one trace of every scenario's samples, none of which it may be (said before a send),
+        from toolchoice.providers.core.call_args import sample_trace  # nor the probe's --capabilities overlay
         from toolchoice.providers.core.trace_export import SampleTrace
 
-        traced = sample_trace(trace_out, SampleTrace, *scenario)
+        traced = sample_trace(trace_out, SampleTrace, *scenario, *filter(None, [capabilities]))
     for path in scenario:
         folder = save / Path(str(path)).stem if save is not None and many else save
         code, document = _send_one(path, provider, tool_choice, model, base_url, timeout, retries, repeat,

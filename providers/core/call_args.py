@@ -167,15 +167,23 @@ def sample_trace(value: Any, kind: type, *reads: Any) -> Any:
     by the caller: this module imports no job's), or a ``kind`` several sends share. Neither is a file the sends read
     (``reads``: the scenario's own, those its tools' ``from:`` read): refused before anything is sent."""
     if not isinstance(value, kind):
-        value = kind(Path(folder(value, "trace_out", "a file") or ""))  # a str or a path (None is not given here)
-    not_an_input(value.path, "trace_out", *reads)
-    where = value.path.parent if str(value.path.parent) else Path(".")
-    if value.path.is_dir() or not where.is_dir():  # said before a request, not after every one was sent
+        value = kind(value)
+    value.path = trace_file(value.path, *reads)  # a str too, as a caller's SampleTrace("trace.json") holds it
+    return value
+
+
+def trace_file(value: Any, *reads: Any) -> Path:
+    """A ``trace_out`` file (a ``str`` or a path; ``run``'s and ``send``'s): none of ``reads``, not a folder, in a
+    folder that is there. Said before a request, not after every one was sent (``run`` said it only then)."""
+    path = Path(folder(value, "trace_out", "a file") or "")
+    not_an_input(path, "trace_out", *reads)
+    where = path.parent if str(path.parent) else Path(".")
+    if path.is_dir() or not where.is_dir():
         from .errors import argument_error
 
-        raise argument_error("trace_out", f" {value.path}: " + ("it is a folder" if value.path.is_dir() else
-                                                                 f"there is no folder {where}"), "name a file")
-    return value
+        raise argument_error("trace_out", f" {path}: " + ("it is a folder" if path.is_dir() else
+                                                           f"there is no folder {where}"), "name a file")
+    return path
 
 
 def path_arg(value: Any, name: str = "path") -> Path:

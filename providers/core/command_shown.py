@@ -44,11 +44,24 @@ _USER_OPTIONS = frozenset({"u", "user"})  # curl's -u user:password
 # a shell word as written: unquoted characters, a backslash and the next, '...' or "..." (each alternative begins
 # with its own character: linear)
 _WORD = re.compile(r"""(?:[^\s'"\\]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+""", re.S)
-_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]{0,127})=(.*)", re.S)
+_NAME_EQUALS = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]{0,127})=")
 _HEADER = re.compile(r"([A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}):[ \t]*(.*)", re.S)
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{0,31}://)([^\s/?#]*)@")
 _QUERY = re.compile(r"([?&;])([A-Za-z_][A-Za-z0-9_.-]{0,63})=([^&#;\s]*)")
 _PLAIN = re.compile(r"[A-Za-z0-9_@%+=:,./\[\]$-]+")  # shown without quotes
+
+
+MAX_COMMAND = 32 * 4096  # characters of a command line read here: Linux's MAX_ARG_STRLEN (32 pages), one argument's
+LONG_COMMAND_HINT = "start the server from a script that holds its arguments"
+
+
+def long_command(command: str) -> str | None:
+    """Why ``command`` is too long to read (split, shown), or None. shlex's split of one long word takes time growing as
+    its square (a 300,000-character word: ~1.2 s a split), and a scenario's ``from: mcp`` may be as long as its file."""
+    if len(command) <= MAX_COMMAND:
+        return None
+    return (f"the command line is {len(command):,} characters; toolchoice takes at most {MAX_COMMAND:,} (Linux's "
+            "longest single argument, MAX_ARG_STRLEN)")
 
 
 def secret_name(name: str) -> bool:
@@ -120,6 +133,7 @@ def _shown(command: str | list[str], keep: Callable[[str], None]) -> str:
             if eq:
                 shown[at] = word[:len(word) - len(value)] + (hide.whole(value) if secret_name(name)
                                                              else hide.header(value) if name in _HEADER_OPTIONS
+                                                             else hide.user(value) if name in _USER_OPTIONS
                                                              else hide.word(value))
             elif after is not None and not after.startswith("-"):
                 if secret_name(name):
@@ -133,8 +147,7 @@ def _shown(command: str | list[str], keep: Callable[[str], None]) -> str:
                     at += 2
                     continue
                 if name in _USER_OPTIONS and ":" in after:
-                    user, _, password = after.partition(":")
-                    shown[at + 1] = f"{user}:{hide.whole(password)}"
+                    shown[at + 1] = hide.user(after)
                     at += 2
                     continue
         elif word.endswith(":") and after is not None and secret_name(word[:-1]) and _HEADER.fullmatch(word):
@@ -168,6 +181,11 @@ class _Hider:
         shown[at] = self.whole(words[at])
         return at + 1
 
+    def user(self, text: str) -> str:
+        """curl's ``-u user:password`` (``--user=user:password`` too): the password hidden."""
+        user, colon, password = text.partition(":")
+        return f"{user}:{self.whole(password)}" if colon else self.word(text)
+
     def header(self, text: str) -> str:
         found = _HEADER.fullmatch(text)
         if found and secret_name(found.group(1)):
@@ -176,10 +194,13 @@ class _Hider:
 
     def word(self, text: str) -> str:
         """One word: ``NAME=value`` with a secret name, a header line, a URL's user info and secret parameters."""
-        found = _ASSIGNMENT.fullmatch(text)
-        if found:
-            name, value = found.groups()
-            return f"{name}={self.whole(value) if secret_name(name) else self.word(value)}"
+        at = 0
+        while (found := _NAME_EQUALS.match(text, at)) is not None:  # NAME=NAME=...=value, a name at a time (recursing,
+            if secret_name(found.group(1)):  # 1,000 of them were a RecursionError: an internal error, no file:line)
+                return text[:found.end()] + self.whole(text[found.end():])
+            at = found.end()
+        if at:
+            return text[:at] + self.word(text[at:])  # the value after the last name: no NAME= at its start
         found = _HEADER.fullmatch(text)
         if found and secret_name(found.group(1)):
             return self.header(text)

@@ -159,6 +159,11 @@ def check_from(r: Any, fields: dict[str, yaml.Node]) -> None:
         return
     import shlex  # a from: mcp source only
 
+    from .command_shown import LONG_COMMAND_HINT, long_command
+
+    if long_command(command):  # before splitting it (its secrets are looked for in its words)
+        raise r.loc(node).fail(f"from: mcp: {long_command(command)}", LONG_COMMAND_HINT)
+
     try:
         words = shlex.split(command)
     except ValueError:

@@ -60,8 +60,11 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
     of ``env`` is read from the environment after the split (a value is one argument, never more); messages
     name the command as written, with the values of its secret-named parts hidden (``command_shown``: a token
     on a command line need not look like a key), and every value read or hidden is redacted from them."""
-    from .command_shown import command_secrets, hide_echoes, hide_echoes_data, secret_name, shown_command
+    from .command_shown import (LONG_COMMAND_HINT, command_secrets, hide_echoes, hide_echoes_data, long_command,
+                                secret_name, shown_command)
 
+    if long_command(command):  # not shown: its secrets are found by splitting it
+        raise ToolchoiceError(f"mcp: {long_command(command)}", hint=LONG_COMMAND_HINT)
     who = f"mcp: {shown_command(command)}"
     try:
         argv = shlex.split(command)
@@ -115,12 +118,12 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
         if errlog.holds(mcp_relay.NOT_UTF8):  # the SDK's strict reader waited for the server's EOF until the deadline
             raise ToolchoiceError(f"{who}: the server wrote bytes that are not UTF-8 on stdout (MCP's stdio "
                                   "messages are UTF-8 JSON-RPC)", hint="check what the server prints") from None
-        if last:  # the server may print its arguments or environment: what was read is never shown
-            from .redaction import Redactor, printable
+        short = [value for value, shown in secrets.items() if shown == HIDDEN]
+        if last:  # the server may print its arguments or environment: what was read is never shown, nor its first
+            from .redaction import Redactor, printable  # part where the cut at 200 falls inside it (hidden, then cut)
 
-            last = " ".join(printable(Redactor(secrets).text(last[:200])).split())
-        message = hide_echoes(exc.message + (f"; the server's last stderr line: {last}" if last else ""),
-                              [value for value, shown in secrets.items() if shown == HIDDEN])
+            last = " ".join(printable(hide_echoes(Redactor(secrets).text(last), short)).split())[:200]
+        message = hide_echoes(exc.message + (f"; the server's last stderr line: {last}" if last else ""), short)
         again = ToolchoiceError(message, hint=exc.hint)
         again.hint_parts, again.names = exc.hint_parts, exc.names  # the hint's argument: `tools --timeout`
         raise again from None
@@ -235,6 +238,12 @@ def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> 
                               hint="send a key in a header: -H 'Authorization: Bearer $TOKEN' (from: headers:), "
                                    "or write the part of the path that holds it as $NAME")
     resolved, header_secrets = resolve_headers(headers, who)
+    for name, value in resolved.items():  # the SDK's httpx sends header values as ASCII: its UnicodeEncodeError quoted
+        wide = next((at for at, char in enumerate(value, 1) if not char.isascii()), None)  # a character of the value
+        if wide is not None:
+            raise ToolchoiceError(f"{who}: header {name}'s value holds a non-ASCII character (character {wide} of "
+                                  f"{len(value)}), which the MCP SDK's HTTP client cannot send",
+                                  hint="check the value: a key copied with a typographic quote or dash?")
     secrets.update(header_secrets)
     url = read
     mcp = _sdk()

@@ -115,6 +115,18 @@ def write_atomic(path: Path, text: str | bytes, argument: str = "save") -> None:
 
     # a lone surrogate (a reply's "\ud800" escape, decoded) has no UTF-8 form: written as the escape it came from
     data = text if isinstance(text, bytes) else text.encode("utf-8", errors="backslashreplace")
+    stream = _stream_named(path)
+    if stream is not None:  # /dev/stdout when stdout is a file (`> out.txt`): written to the stream, in its order
+        import sys
+
+        try:
+            for open_stream in (sys.stdout, sys.stderr):
+                open_stream.flush()
+            with os.fdopen(os.dup(stream), "wb") as handle:
+                handle.write(data)
+            return
+        except OSError as exc:
+            raise argument_error(argument, f": cannot write {path}: {exc.strerror}") from None
     if _device_or_pipe(path):  # /dev/stdout, a FIFO: written through (renamed over, the link itself was replaced)
         try:
             with open(path, "wb") as handle:
@@ -137,6 +149,25 @@ def write_atomic(path: Path, text: str | bytes, argument: str = "save") -> None:
                 os.unlink(temporary)
             except OSError:
                 pass
+
+
+def _stream_named(path: Path) -> int | None:
+    """The descriptor ``path`` names where it is, or links to, /dev/fd/N or /proc/self/fd/N (/dev/stdout, /dev/stderr):
+    a file the shell opened there (`> out.txt`) is no file to rename over (it was /dev/stdout itself that was
+    replaced, run as root: a regular file holding the trace in its place, seen 2026-11-28 and put back). ``-`` is
+    stdout, as `init -` and `trace --scenario-out -` read it (a file named - was written)."""
+    if str(path) == "-":
+        return 1
+    name = os.path.abspath(path)
+    for _ in range(40):  # the kernel's own bound on a chain of links
+        found = re.fullmatch(r"/(?:dev|proc/self|proc/%d)/fd/(\d+)" % os.getpid(), name)
+        if found:
+            return int(found.group(1))
+        try:
+            name = os.path.normpath(os.path.join(os.path.dirname(name), os.readlink(name)))
+        except (OSError, ValueError):  # not a link (or not there): a file to write as files are
+            return None
+    return None
 
 
 def _device_or_pipe(path: Path) -> bool:

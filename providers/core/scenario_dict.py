@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from typing import Any, Mapping
 
 from .error_keys import says_no_key
@@ -80,7 +81,12 @@ def _emit(value: Any, where: str, lead: str, lines: list[str], places: list[str]
         lines.append("]")
         places.append(where)
     elif value is None or isinstance(value, (str, bool, int)) or (isinstance(value, float) and math.isfinite(value)):
-        lines.append(lead + json.dumps(value, ensure_ascii=False))
+        try:
+            lines.append(lead + json.dumps(value, ensure_ascii=False))
+        except ValueError:  # an int past Python's integer-digit limit, which has no decimal text (a file's reader
+            raise WrongArgument(f"{where}: an integer of more digits than Python writes out "  # says the same)
+                                f"({sys.get_int_max_str_digits():,})", hint="write a smaller number, or give it as a "
+                                "string") from None
         places.append(where)
     else:
         kind = "a number that is not finite" if isinstance(value, float) else type(value).__name__

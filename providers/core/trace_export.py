@@ -246,13 +246,13 @@ def write_document(path: Path, data: dict[str, Any], secrets: dict[str, str]) ->
     whole or not at all."""
     from .errors import ArgumentError, argument_error
     from .model import ToolchoiceError
-    from .redaction import Redactor, environment_secrets
+    from .redaction import Redactor, environment_secrets, visible_json
 
     from .save import write_atomic
 
     found = environment_secrets(os.environ)
-    found.update(secrets)
-    text = json.dumps(Redactor(found).data(data), ensure_ascii=False) + "\n"
+    found.update(secrets)  # what json.dumps leaves raw (DEL, C1 controls, bidi controls) escaped as -f json's are:
+    text = visible_json(json.dumps(Redactor(found).data(data), ensure_ascii=False)) + "\n"  # /dev/stdout, a tty
     try:  # a random O_EXCL name beside it (never a link planted at a name known in advance), a lone surrogate as
         write_atomic(path, text, "trace_out")  # its JSON escape
     except ArgumentError as exc:  # still the argument's (the command line names --trace-out), with the hint changed
