@@ -18,6 +18,12 @@ _ANTHROPIC_FORCED = (_DOCS + "build-with-claude/thinking-tool-workflows: 'tool_c
                      "return an error with manual extended thinking (thinking: {type: \"enabled\"}); adaptive thinking "
                      "supports forced tool use'")
 _CLAUDE_PROVIDERS = ("anthropic", "bedrock")
+# The SDK warns, and still sends, manual thinking on these two (fifteenth audit pass, 2026-11-28): deprecated, not a
+# 400 (Sonnet 4.6, deprecated by the table, is not in the SDK's list)
+_SDK_WARNS = ("anthropic 2.14.0 _data/models_to_warn_with_thinking_enabled.py (read 2026-11-28): "
+              "MODELS_TO_WARN_WITH_THINKING_ENABLED = ['claude-opus-4-6', 'claude-mythos-preview'], on which "
+              "resources/messages/messages.py warns and sends: 'Using Claude with {model} and "
+              "'thinking.type=enabled' is deprecated. Use 'thinking.type=adaptive' instead'")
 _EARLIER = "2026-11-23"  # rules not re-checked on 2026-11-26 keep the date their source was last read
 _AUDITED = "2026-11-27"  # re-read at the source in the drift audit (docs/fact-audit.md)
 # After a model's version: no further short version number ("claude-opus-5" is not "claude-opus-5-5"), while a
@@ -81,7 +87,7 @@ RULES: tuple[Rule, ...] = (
     Rule("claude-mythos-preview", _CLAUDE_PROVIDERS, r"claude-mythos-preview",
          {"thinking_form": "both", "thinking_default": True, "thinking_always_on": True},
          _ANTHROPIC_TABLE + ": Mythos Preview adaptive and extended ('Claude Mythos Preview supports both modes'), "
-         "always on, rejects disabled (re-read 2026-11-27: 'Claude Mythos Preview supports both modes.')",
+         "always on, rejects disabled (re-read 2026-11-27: 'Claude Mythos Preview supports both modes.'); " + _SDK_WARNS,
          verified=_AUDITED),
     Rule("claude-5-adaptive-on", _CLAUDE_PROVIDERS, r"claude-(?:opus|sonnet)-5" + _V,
          {"thinking_form": "adaptive", "thinking_default": True},
@@ -105,7 +111,7 @@ RULES: tuple[Rule, ...] = (
     Rule("claude-4.6-both", _CLAUDE_PROVIDERS, r"claude-(?:opus|sonnet)-4-6" + _V,
          {"thinking_form": "both", "thinking_default": False},
          _ANTHROPIC_TABLE + ": 'Extended thinking ... is deprecated on Claude Opus 4.6 and Claude Sonnet 4.6 (it still "
-         "works there)'; off by default (re-read 2026-11-27)", verified=_AUDITED),
+         "works there)'; off by default (re-read 2026-11-27); " + _SDK_WARNS, verified=_AUDITED),
     Rule("claude-extended-only", _CLAUDE_PROVIDERS,
          r"claude-(?:(?:opus|sonnet|haiku)-4(?:-[015])?|3-7-sonnet)" + _V,
          {"thinking_form": "enabled", "thinking_default": False},

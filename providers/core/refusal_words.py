@@ -70,8 +70,11 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "`invalid_request_error`, quoted verbatim from recorded responses — 25/25 runs'); langchain-ai/langchain-aws"
          "#1273 (2026-09-10, ChatBedrockConverse, anthropic.claude-fable-5-1), fixed by #1274 (2026-09-10: 'restrict "
          "Claude Fable 5.1 to `auto` mode only', 'Manually validated build against "
-         f"`global.anthropic.claude-fable-5-1`.'){CITE_END}'tool_choice: type \"tool\" and \"any\" are not supported "
-         "for this model.' (claude-cookbooks#854); '400: \"The model returned the following errors: tool_choice: type "
+         "`global.anthropic.claude-fable-5-1`.'), the fix as released in langchain-aws 1.9.1 (PyPI, the newest on "
+         "2026-11-28) langchain_aws/utils.py forced_tool_choice_unsupported: 'x in model for x in "
+         f"(\"claude-fable-5-1\", \"claude-opus-5-5\", \"claude-sonnet-5-5\")'{CITE_END}'tool_choice: type "
+         "\"tool\" and \"any\" are not supported for this model.' (claude-cookbooks#854); '400: \"The model "
+         "returned the following errors: tool_choice: type "
          "\\\"tool\\\" and \\\"any\\\" are not supported for this model.\"' (langchain-aws#1273)", "2026-11-28",
          (RefusalWords("thinking.forced_choice", ("anthropic",), _FABLE_5_1_WORDS, model=_FABLE_5_1),
           RefusalWords("thinking.forced_choice", ("bedrock",), "The model returned the following errors: "
@@ -88,8 +91,11 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "recording against the provider's own docs: a forcing choice for Fable 5 on Bedrock is sent and warned of "
          "(tool_choice.model_refused), never refused; the mock answers it and says the warning",
          "langchain-ai/langchain-aws#1273 (2026-09-10, awg66, ChatBedrockConverse); langchain-ai/langchain-aws#1274 "
-         "(2026-09-10, the fix: Fable 5.1 only); platform.claude.com/docs/models/fable-5-1/whats-new-fable-5-1 (read "
-         "2026-11-28); anthropics/claude-cookbooks#854 (2026-09-02); docs.aws.amazon.com/bedrock/latest/userguide/"
+         "(2026-09-10, the fix: Fable 5.1 only; its code as released in langchain-aws 1.9.1, PyPI, read 2026-11-28: "
+         "langchain_aws/utils.py forced_tool_choice_unsupported names 'claude-fable-5-1', 'claude-opus-5-5', "
+         "'claude-sonnet-5-5' and not claude-fable-5, which chat_models/bedrock_converse.py leaves at "
+         "supports_tool_choice_values = (\"auto\", \"any\", \"tool\")); "
+         "platform.claude.com/docs/models/fable-5-1/whats-new-fable-5-1 (read 2026-11-28); anthropics/claude-cookbooks#854 (2026-09-02); docs.aws.amazon.com/bedrock/latest/userguide/"
          f"model-card-anthropic-claude-fable-5.html (ja_jp copy, read 2026-11-28){CITE_END}'Reproduced for both "
          "`anthropic.claude-fable-5` and `anthropic.claude-fable-5-1`, with no thinking config present in the request "
          "at all' ... '400: \"The model returned the following errors: tool_choice: type \\\"tool\\\" and "
