@@ -69,3 +69,50 @@ def test_manual_thinking_on_a_model_the_sdk_only_warns_of_is_sent(provider: str)
         body = t.request.body if provider == "anthropic" else t.request.body["additionalModelRequestFields"]
         assert body["thinking"]["type"] == "enabled" and body["thinking"]["budget_tokens"] == 2048
         assert not [e for e in t.ledger if e.code == "thinking.form"]
+
+
+# ---- DeepSeek's deepseek-flash (V4.1 Flash) ---------------------------------------------------------------------
+# api-docs.deepseek.com/zh-cn/quick_start/pricing (read 2026-11-28): '(1) 模型名请使用 deepseek-flash。' (use the model
+# name deepseek-flash), '思考模式 | 支持非思考与思考模式(默认)' (thinking is the default). The API's 400 for a forcing
+# tool_choice in thinking mode on this id, can1357/oh-my-pi#11505 (2026-09-10): '400 "Thinking mode does not support
+# this tool_choice" — deepseek-flash misses the tool-choice guard that deepseek-v4-flash has'. Until this pass the id
+# was unknown to the rules: a forcing choice went out with thinking on by default and was answered 400.
+FLASH_400 = "Thinking mode does not support this tool_choice"
+
+
+def _deepseek(choice: str, settings: str):
+    return translate("deepseek", load_scenario_text(TOOLS + f"tool_choice: {choice}\nproviders:\n  deepseek: "
+                                                    f"{settings}\n", "audit15.yaml"))
+
+
+def test_deepseek_flash_is_a_known_model() -> None:
+    assert not model_rules.unknown("deepseek", "deepseek-flash")
+    assert [r.name for r in model_rules.matching("deepseek", "deepseek-flash") if r.family] == ["deepseek-flash-thinking"]
+    t = _deepseek("auto", "{model: deepseek-flash}")
+    assert "model_rule.unknown" not in [e.code for e in t.ledger] and "thinking" not in t.request.body
+
+
+@pytest.mark.parametrize("choice", ["required", "get_time"])
+def test_deepseek_flash_forcing_choice_with_default_thinking_is_sent_with_thinking_disabled(choice: str) -> None:
+    t = _deepseek(choice, "{model: deepseek-flash}")
+    assert t.request.body["thinking"] == {"type": "disabled"}
+    assert [e.severity for e in t.ledger if e.code == "thinking.disabled_for_choice"] == ["warning"]
+
+
+def test_deepseek_flash_forcing_choice_with_thinking_on_is_refused_in_the_apis_words() -> None:
+    t = _deepseek("required", "{model: deepseek-flash, thinking: true}")
+    assert t.request is None
+    [error] = [e for e in t.ledger if e.code == "thinking.forced_choice"]
+    assert f"(400 '{FLASH_400}')" in error.message
+
+
+def test_the_mock_answers_deepseek_flash_in_the_apis_words() -> None:
+    from toolchoice.providers.core.mock.service import MockService
+
+    body = {"model": "deepseek-flash", "messages": [{"role": "user", "content": "hi"}], "tool_choice": "required",
+            "tools": [{"type": "function", "function": {"name": "get_time", "parameters": {"type": "object"}}}]}
+    exchange = MockService("deepseek").handle("POST", "/v1/chat/completions", {}, json.dumps(body).encode())
+    assert exchange.status == 400 and json.loads(exchange.body)["error"]["message"] == FLASH_400
+    body["thinking"] = {"type": "disabled"}
+    exchange = MockService("deepseek").handle("POST", "/v1/chat/completions", {}, json.dumps(body).encode())
+    assert exchange.status == 200

@@ -348,6 +348,21 @@ RULES: tuple[Rule, ...] = (
          "api.deepseek.com/chat/completions, deepseek-v4-flash: '400 — Thinking mode does not support this tool_choice' "
          "for tool_choice 'required' and a named function, '200 — returns tool_calls' with the same body plus "
          "'\"thinking\":{\"type\":\"disabled\"}')", verified=_AUDITED),
+    # fifteenth audit pass (2026-11-28): DeepSeek's new id for V4.1 Flash, named by its pricing page; the 400 for a
+    # forcing tool_choice in thinking mode recorded for this id on 2026-09-10
+    Rule("deepseek-flash-thinking", ("deepseek",), r"^deepseek-flash$",
+         {"thinking_default": True, "forced_choice_with_thinking": False, "reasoning_replay": True},
+         "api-docs.deepseek.com/zh-cn/quick_start/pricing (read 2026-11-28): model 'deepseek-flash' (version "
+         "'DeepSeek-V4.1-Flash-1017'), '思考模式 | 支持非思考与思考模式(默认)' (non-thinking and thinking, thinking the "
+         "default), 'Tool Calls | 支持'; '(1) 模型名请使用 deepseek-flash。旧模型名 deepseek-v4-flash、"
+         "deepseek-v4-flash-vision-exp 仍可调用,但对应模型已下线,请求将由 DeepSeek-V4.1-Flash-1017 模型提供服务' (use "
+         "deepseek-flash; the old names still answer, served by V4.1 Flash); api-docs.deepseek.com/guides/thinking_mode "
+         "(read 2026-11-28, its example's model is deepseek-flash): 'Thinking mode is enabled by default, with the default "
+         "effort being high', tool-call turns' reasoning_content must be sent back, else 400; the API's 400 for a forcing "
+         "tool_choice in thinking mode on this id, can1357/oh-my-pi#11505 (2026-09-10, the built-in deepseek provider, "
+         "deepseek-flash, thinking enabled and tool_choice 'required'): '400 \"Thinking mode does not support this "
+         "tool_choice\" — deepseek-flash misses the tool-choice guard that deepseek-v4-flash has'",
+         verified="2026-11-28"),
     # ---- Cohere ----
     Rule("cohere-r7b-and-newer", ("cohere",), r"^command-(?:r7b|a)(?:-|$)",
          {"tool_choice": True},

@@ -32,16 +32,19 @@ _EFFORT_PARAM = (("type", "invalid_request_error"), ("param", "reasoning_effort"
 REFUSAL_FACTS: tuple[Fact, ...] = (
     Fact("deepseek.forced_choice_words", ("deepseek",),
          "DeepSeek's 400 for a forcing tool_choice in thinking mode says 'Thinking mode does not support this "
-         "tool_choice' (deepseek-v4-flash / -pro), and 'deepseek-reasoner does not support this tool_choice' on the "
-         "retired alias: the mock answers in these words (model rules deepseek-v4-thinking, deepseek-reasoner)",
+         "tool_choice' (deepseek-v4-flash / -pro, and deepseek-flash, DeepSeek's id for V4.1 Flash since 2026-09-10), "
+         "and 'deepseek-reasoner does not support this tool_choice' on the retired alias: the mock answers in these "
+         "words (model rules deepseek-v4-thinking, deepseek-flash-thinking, deepseek-reasoner)",
          "the API's recorded 400s: deepseek-ai/DeepSeek-V3#1376 (2026-08-21, curl to api.deepseek.com/chat/completions, "
          "deepseek-v4-flash), tickernelz/opencode-mem#253 (2026-08-27, deepseek-v4-flash and -pro), BerriAI/litellm#37470 "
-         "(2026-08-19); the alias: i-am-bee/beeai-framework#1441, can1357/oh-my-pi#945 (2026-05-08)"
+         "(2026-08-19); deepseek-flash: can1357/oh-my-pi#11505 (2026-09-10, read 2026-11-28); the alias: "
+         "i-am-bee/beeai-framework#1441, can1357/oh-my-pi#945 (2026-05-08)"
          f"{CITE_END}'❌ 400 — Thinking mode does not support this tool_choice' (DeepSeek-V3#1376); 'rejects it with "
-         "`400 \"Thinking mode does not support this tool_choice\"`' (opencode-mem#253); 'deepseek-reasoner does not "
-         "support this tool_choice'", _VERIFIED,
+         "`400 \"Thinking mode does not support this tool_choice\"`' (opencode-mem#253); '400 \"Thinking mode does "
+         "not support this tool_choice\" — deepseek-flash misses the tool-choice guard that deepseek-v4-flash has' "
+         "(oh-my-pi#11505); 'deepseek-reasoner does not support this tool_choice'", "2026-11-28",
          (RefusalWords("thinking.forced_choice", ("deepseek",), "Thinking mode does not support this tool_choice",
-                       model=r"^deepseek-v4-(?:flash|pro)$"),
+                       model=r"^deepseek-(?:v4-(?:flash|pro)|flash)$"),
           RefusalWords("thinking.forced_choice", ("deepseek",), "deepseek-reasoner does not support this tool_choice",
                        model=r"^deepseek-reasoner$"))),
     Fact("anthropic.forced_choice_words", ("anthropic", "bedrock"),
