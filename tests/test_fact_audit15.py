@@ -116,3 +116,12 @@ def test_the_mock_answers_deepseek_flash_in_the_apis_words() -> None:
     body["thinking"] = {"type": "disabled"}
     exchange = MockService("deepseek").handle("POST", "/v1/chat/completions", {}, json.dumps(body).encode())
     assert exchange.status == 200
+
+
+@pytest.mark.parametrize("model", ["deepseek-chat", "deepseek-reasoner"])
+def test_a_retired_deepseek_name_is_pointed_at_the_id_deepseek_now_names(model: str) -> None:
+    """The pricing page's '(1) 模型名请使用 deepseek-flash。' (use the model name deepseek-flash): the end-of-life
+    warning names it, no longer deepseek-v4-flash, whose model DeepSeek says is offline (served by V4.1 Flash)."""
+    warning = model_rules.eol_warning("deepseek", model)
+    assert warning is not None and "use deepseek-flash or another current model" in warning
+    assert not model_rules.unknown("deepseek", "deepseek-flash")

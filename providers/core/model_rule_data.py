@@ -400,7 +400,9 @@ END_OF_LIFE: tuple[EndOfLife, ...] = (
               _SDK_DEPRECATED + ": 'claude-mythos-preview': 'June 30th, 2026'", "claude-mythos-5"),
     EndOfLife(("deepseek",), r"^deepseek-(?:chat|reasoner)$", "2026-07-24",
               "api-docs.deepseek.com/news (DeepSeek V4 preview, 2026-04-24): deepseek-chat and deepseek-reasoner "
-              "'will be fully retired and inaccessible after Jul 24th, 2026, 15:59 (UTC Time)'", "deepseek-v4-flash"),
+              "'will be fully retired and inaccessible after Jul 24th, 2026, 15:59 (UTC Time)'; the replacement: "
+              "api-docs.deepseek.com/zh-cn/quick_start/pricing (read 2026-11-28): '模型名请使用 deepseek-flash' (use the "
+              "model name deepseek-flash)", "deepseek-flash"),
     EndOfLife(("xai",), _exact(_XAI_RETIRED), "2026-05-15",
               "docs.x.ai/developers/migration/may-15-retirement: 'Effective May 15, 2026 at 12:00pm PT, the following "
               "models will be retired from the xAI API' (grok-4-0709, grok-4-1-fast-*, grok-4-fast-*, grok-code-fast-1, "
