@@ -350,6 +350,15 @@ QUOTES: tuple[Quote, ...] = (
     # ---- core/model_rules.py
     Quote("rule:claude-sonnet-5.5", "anthropic", "types/thinking_config_between_tools_param.py",
           ('"between_tools"',)),
+    # fifteenth audit pass (2026-11-28): the SDK warns of, and still sends, manual thinking on these two
+    Quote("rule:claude-4.6-both", "anthropic", "_data/models_to_warn_with_thinking_enabled.py",
+          ("['claude-opus-4-6', 'claude-mythos-preview']",)),
+    Quote("rule:claude-4.6-both", "anthropic", "resources/messages/messages.py",
+          ("'thinking.type=enabled' is deprecated. Use 'thinking.type=adaptive' instead",)),
+    Quote("rule:claude-mythos-preview", "anthropic", "_data/models_to_warn_with_thinking_enabled.py",
+          ("['claude-opus-4-6', 'claude-mythos-preview']",)),
+    Quote("rule:claude-mythos-preview", "anthropic", "resources/messages/messages.py",
+          ("'thinking.type=enabled' is deprecated. Use 'thinking.type=adaptive' instead",)),
     Quote("rule:bedrock-named-choice", "botocore", _BEDROCK,
           ("The Model must request the specified tool. Only supported by Anthropic Claude 3 and Amazon Nova models.",)),
     Quote("rule:bedrock-named-choice-other", "botocore", _BEDROCK,

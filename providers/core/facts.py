@@ -146,9 +146,13 @@ FACTS: tuple[Fact, ...] = (
          "possible dates on which a model might be retired')", "2026-11-26"),
     Fact("deepseek.legacy_names_retired", ("deepseek",),
          "deepseek-chat and deepseek-reasoner were retired on 2026-07-24 (they routed to deepseek-v4-flash "
-         "non-thinking / thinking until then); use deepseek-v4-flash or deepseek-v4-pro (thinking on by default)",
+         "non-thinking / thinking until then); use deepseek-flash (DeepSeek's id for V4.1 Flash, which also serves the "
+         "old name deepseek-v4-flash since 2026-09-10) or deepseek-v4-pro (thinking on by default)",
          "api-docs.deepseek.com/news (DeepSeek V4 preview, 2026-04-24): 'will be fully retired and inaccessible after "
-         "Jul 24th, 2026, 15:59 (UTC Time)'", "2026-11-26"),
+         "Jul 24th, 2026, 15:59 (UTC Time)'; api-docs.deepseek.com/zh-cn/quick_start/pricing (read 2026-11-28): '(1) "
+         "模型名请使用 deepseek-flash。旧模型名 deepseek-v4-flash、deepseek-v4-flash-vision-exp 仍可调用,但对应模型已下线,"
+         "请求将由 DeepSeek-V4.1-Flash-1017 模型提供服务' (use deepseek-flash; the old names still answer, served by "
+         "V4.1 Flash)", "2026-11-28"),
     Fact("fireworks.strict_and_parallel", ("fireworks",),
          "the chat request takes parallel_tool_calls ('Enable parallel function calling.') and a function tool takes "
          "strict; tool_choice is auto|none|any|required or {type: function, function: {name}}",

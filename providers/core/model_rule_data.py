@@ -18,6 +18,12 @@ _ANTHROPIC_FORCED = (_DOCS + "build-with-claude/thinking-tool-workflows: 'tool_c
                      "return an error with manual extended thinking (thinking: {type: \"enabled\"}); adaptive thinking "
                      "supports forced tool use'")
 _CLAUDE_PROVIDERS = ("anthropic", "bedrock")
+# The SDK warns, and still sends, manual thinking on these two (fifteenth audit pass, 2026-11-28): deprecated, not a
+# 400 (Sonnet 4.6, deprecated by the table, is not in the SDK's list)
+_SDK_WARNS = ("anthropic 2.14.0 _data/models_to_warn_with_thinking_enabled.py (read 2026-11-28): "
+              "MODELS_TO_WARN_WITH_THINKING_ENABLED = ['claude-opus-4-6', 'claude-mythos-preview'], on which "
+              "resources/messages/messages.py warns and sends: 'Using Claude with {model} and "
+              "'thinking.type=enabled' is deprecated. Use 'thinking.type=adaptive' instead'")
 _EARLIER = "2026-11-23"  # rules not re-checked on 2026-11-26 keep the date their source was last read
 _AUDITED = "2026-11-27"  # re-read at the source in the drift audit (docs/fact-audit.md)
 # After a model's version: no further short version number ("claude-opus-5" is not "claude-opus-5-5"), while a
@@ -81,7 +87,7 @@ RULES: tuple[Rule, ...] = (
     Rule("claude-mythos-preview", _CLAUDE_PROVIDERS, r"claude-mythos-preview",
          {"thinking_form": "both", "thinking_default": True, "thinking_always_on": True},
          _ANTHROPIC_TABLE + ": Mythos Preview adaptive and extended ('Claude Mythos Preview supports both modes'), "
-         "always on, rejects disabled (re-read 2026-11-27: 'Claude Mythos Preview supports both modes.')",
+         "always on, rejects disabled (re-read 2026-11-27: 'Claude Mythos Preview supports both modes.'); " + _SDK_WARNS,
          verified=_AUDITED),
     Rule("claude-5-adaptive-on", _CLAUDE_PROVIDERS, r"claude-(?:opus|sonnet)-5" + _V,
          {"thinking_form": "adaptive", "thinking_default": True},
@@ -105,7 +111,7 @@ RULES: tuple[Rule, ...] = (
     Rule("claude-4.6-both", _CLAUDE_PROVIDERS, r"claude-(?:opus|sonnet)-4-6" + _V,
          {"thinking_form": "both", "thinking_default": False},
          _ANTHROPIC_TABLE + ": 'Extended thinking ... is deprecated on Claude Opus 4.6 and Claude Sonnet 4.6 (it still "
-         "works there)'; off by default (re-read 2026-11-27)", verified=_AUDITED),
+         "works there)'; off by default (re-read 2026-11-27); " + _SDK_WARNS, verified=_AUDITED),
     Rule("claude-extended-only", _CLAUDE_PROVIDERS,
          r"claude-(?:(?:opus|sonnet|haiku)-4(?:-[015])?|3-7-sonnet)" + _V,
          {"thinking_form": "enabled", "thinking_default": False},
@@ -342,6 +348,21 @@ RULES: tuple[Rule, ...] = (
          "api.deepseek.com/chat/completions, deepseek-v4-flash: '400 — Thinking mode does not support this tool_choice' "
          "for tool_choice 'required' and a named function, '200 — returns tool_calls' with the same body plus "
          "'\"thinking\":{\"type\":\"disabled\"}')", verified=_AUDITED),
+    # fifteenth audit pass (2026-11-28): DeepSeek's new id for V4.1 Flash, named by its pricing page; the 400 for a
+    # forcing tool_choice in thinking mode recorded for this id on 2026-09-10
+    Rule("deepseek-flash-thinking", ("deepseek",), r"^deepseek-flash$",
+         {"thinking_default": True, "forced_choice_with_thinking": False, "reasoning_replay": True},
+         "api-docs.deepseek.com/zh-cn/quick_start/pricing (read 2026-11-28): model 'deepseek-flash' (version "
+         "'DeepSeek-V4.1-Flash-1017'), '思考模式 | 支持非思考与思考模式(默认)' (non-thinking and thinking, thinking the "
+         "default), 'Tool Calls | 支持'; '(1) 模型名请使用 deepseek-flash。旧模型名 deepseek-v4-flash、"
+         "deepseek-v4-flash-vision-exp 仍可调用,但对应模型已下线,请求将由 DeepSeek-V4.1-Flash-1017 模型提供服务' (use "
+         "deepseek-flash; the old names still answer, served by V4.1 Flash); api-docs.deepseek.com/guides/thinking_mode "
+         "(read 2026-11-28, its example's model is deepseek-flash): 'Thinking mode is enabled by default, with the default "
+         "effort being high', tool-call turns' reasoning_content must be sent back, else 400; the API's 400 for a forcing "
+         "tool_choice in thinking mode on this id, can1357/oh-my-pi#11505 (2026-09-10, the built-in deepseek provider, "
+         "deepseek-flash, thinking enabled and tool_choice 'required'): '400 \"Thinking mode does not support this "
+         "tool_choice\" — deepseek-flash misses the tool-choice guard that deepseek-v4-flash has'",
+         verified="2026-11-28"),
     # ---- Cohere ----
     Rule("cohere-r7b-and-newer", ("cohere",), r"^command-(?:r7b|a)(?:-|$)",
          {"tool_choice": True},
@@ -379,7 +400,9 @@ END_OF_LIFE: tuple[EndOfLife, ...] = (
               _SDK_DEPRECATED + ": 'claude-mythos-preview': 'June 30th, 2026'", "claude-mythos-5"),
     EndOfLife(("deepseek",), r"^deepseek-(?:chat|reasoner)$", "2026-07-24",
               "api-docs.deepseek.com/news (DeepSeek V4 preview, 2026-04-24): deepseek-chat and deepseek-reasoner "
-              "'will be fully retired and inaccessible after Jul 24th, 2026, 15:59 (UTC Time)'", "deepseek-v4-flash"),
+              "'will be fully retired and inaccessible after Jul 24th, 2026, 15:59 (UTC Time)'; the replacement: "
+              "api-docs.deepseek.com/zh-cn/quick_start/pricing (read 2026-11-28): '模型名请使用 deepseek-flash' (use the "
+              "model name deepseek-flash)", "deepseek-flash"),
     EndOfLife(("xai",), _exact(_XAI_RETIRED), "2026-05-15",
               "docs.x.ai/developers/migration/may-15-retirement: 'Effective May 15, 2026 at 12:00pm PT, the following "
               "models will be retired from the xAI API' (grok-4-0709, grok-4-1-fast-*, grok-4-fast-*, grok-code-fast-1, "

@@ -32,16 +32,19 @@ _EFFORT_PARAM = (("type", "invalid_request_error"), ("param", "reasoning_effort"
 REFUSAL_FACTS: tuple[Fact, ...] = (
     Fact("deepseek.forced_choice_words", ("deepseek",),
          "DeepSeek's 400 for a forcing tool_choice in thinking mode says 'Thinking mode does not support this "
-         "tool_choice' (deepseek-v4-flash / -pro), and 'deepseek-reasoner does not support this tool_choice' on the "
-         "retired alias: the mock answers in these words (model rules deepseek-v4-thinking, deepseek-reasoner)",
+         "tool_choice' (deepseek-v4-flash / -pro, and deepseek-flash, DeepSeek's id for V4.1 Flash since 2026-09-10), "
+         "and 'deepseek-reasoner does not support this tool_choice' on the retired alias: the mock answers in these "
+         "words (model rules deepseek-v4-thinking, deepseek-flash-thinking, deepseek-reasoner)",
          "the API's recorded 400s: deepseek-ai/DeepSeek-V3#1376 (2026-08-21, curl to api.deepseek.com/chat/completions, "
          "deepseek-v4-flash), tickernelz/opencode-mem#253 (2026-08-27, deepseek-v4-flash and -pro), BerriAI/litellm#37470 "
-         "(2026-08-19); the alias: i-am-bee/beeai-framework#1441, can1357/oh-my-pi#945 (2026-05-08)"
+         "(2026-08-19); deepseek-flash: can1357/oh-my-pi#11505 (2026-09-10, read 2026-11-28); the alias: "
+         "i-am-bee/beeai-framework#1441, can1357/oh-my-pi#945 (2026-05-08)"
          f"{CITE_END}'❌ 400 — Thinking mode does not support this tool_choice' (DeepSeek-V3#1376); 'rejects it with "
-         "`400 \"Thinking mode does not support this tool_choice\"`' (opencode-mem#253); 'deepseek-reasoner does not "
-         "support this tool_choice'", _VERIFIED,
+         "`400 \"Thinking mode does not support this tool_choice\"`' (opencode-mem#253); '400 \"Thinking mode does "
+         "not support this tool_choice\" — deepseek-flash misses the tool-choice guard that deepseek-v4-flash has' "
+         "(oh-my-pi#11505); 'deepseek-reasoner does not support this tool_choice'", "2026-11-28",
          (RefusalWords("thinking.forced_choice", ("deepseek",), "Thinking mode does not support this tool_choice",
-                       model=r"^deepseek-v4-(?:flash|pro)$"),
+                       model=r"^deepseek-(?:v4-(?:flash|pro)|flash)$"),
           RefusalWords("thinking.forced_choice", ("deepseek",), "deepseek-reasoner does not support this tool_choice",
                        model=r"^deepseek-reasoner$"))),
     Fact("anthropic.forced_choice_words", ("anthropic", "bedrock"),
@@ -70,8 +73,11 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "`invalid_request_error`, quoted verbatim from recorded responses — 25/25 runs'); langchain-ai/langchain-aws"
          "#1273 (2026-09-10, ChatBedrockConverse, anthropic.claude-fable-5-1), fixed by #1274 (2026-09-10: 'restrict "
          "Claude Fable 5.1 to `auto` mode only', 'Manually validated build against "
-         f"`global.anthropic.claude-fable-5-1`.'){CITE_END}'tool_choice: type \"tool\" and \"any\" are not supported "
-         "for this model.' (claude-cookbooks#854); '400: \"The model returned the following errors: tool_choice: type "
+         "`global.anthropic.claude-fable-5-1`.'), the fix as released in langchain-aws 1.9.1 (PyPI, the newest on "
+         "2026-11-28) langchain_aws/utils.py forced_tool_choice_unsupported: 'x in model for x in "
+         f"(\"claude-fable-5-1\", \"claude-opus-5-5\", \"claude-sonnet-5-5\")'{CITE_END}'tool_choice: type "
+         "\"tool\" and \"any\" are not supported for this model.' (claude-cookbooks#854); '400: \"The model "
+         "returned the following errors: tool_choice: type "
          "\\\"tool\\\" and \\\"any\\\" are not supported for this model.\"' (langchain-aws#1273)", "2026-11-28",
          (RefusalWords("thinking.forced_choice", ("anthropic",), _FABLE_5_1_WORDS, model=_FABLE_5_1),
           RefusalWords("thinking.forced_choice", ("bedrock",), "The model returned the following errors: "
@@ -88,8 +94,11 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "recording against the provider's own docs: a forcing choice for Fable 5 on Bedrock is sent and warned of "
          "(tool_choice.model_refused), never refused; the mock answers it and says the warning",
          "langchain-ai/langchain-aws#1273 (2026-09-10, awg66, ChatBedrockConverse); langchain-ai/langchain-aws#1274 "
-         "(2026-09-10, the fix: Fable 5.1 only); platform.claude.com/docs/models/fable-5-1/whats-new-fable-5-1 (read "
-         "2026-11-28); anthropics/claude-cookbooks#854 (2026-09-02); docs.aws.amazon.com/bedrock/latest/userguide/"
+         "(2026-09-10, the fix: Fable 5.1 only; its code as released in langchain-aws 1.9.1, PyPI, read 2026-11-28: "
+         "langchain_aws/utils.py forced_tool_choice_unsupported names 'claude-fable-5-1', 'claude-opus-5-5', "
+         "'claude-sonnet-5-5' and not claude-fable-5, which chat_models/bedrock_converse.py leaves at "
+         "supports_tool_choice_values = (\"auto\", \"any\", \"tool\")); "
+         "platform.claude.com/docs/models/fable-5-1/whats-new-fable-5-1 (read 2026-11-28); anthropics/claude-cookbooks#854 (2026-09-02); docs.aws.amazon.com/bedrock/latest/userguide/"
          f"model-card-anthropic-claude-fable-5.html (ja_jp copy, read 2026-11-28){CITE_END}'Reproduced for both "
          "`anthropic.claude-fable-5` and `anthropic.claude-fable-5-1`, with no thinking config present in the request "
          "at all' ... '400: \"The model returned the following errors: tool_choice: type \\\"tool\\\" and "
