@@ -168,6 +168,8 @@ def _provider_hint(command: str, argv: list[str]) -> str:
     """What a command run without -p needs: an id (and, for `run --replay DIR`, the ones DIR holds a saved run of)."""
     several = "" if command in ("send", "probe", "mock", "proxy") else ", or several: -p openai,anthropic"
     hint = f"name a provider: -p openai{several}; `toolchoice providers` lists the ids"
+    if command == "parse":  # one body, in one provider's format: a list was then refused ("parse takes one provider")
+        hint = "name the provider whose format the body is in: -p openai; `toolchoice providers` lists the ids"
     folder = next((argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--replay"), None)
     folder = folder or next((arg.partition("=")[2] for arg in argv if arg.startswith("--replay=")), None)
     if command == "run" and folder:
