@@ -118,7 +118,9 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
         if last:  # the server may print its arguments or environment: what was read is never shown
             from .redaction import Redactor, printable
 
-            last = " ".join(printable(Redactor(secrets).text(last[:200])).split())
+            # redacted whole, then cut: a secret the cut split kept its head ('sk-ab'), which no redactor knows
+            last = " ".join(printable(Redactor(secrets).text(last)).split())
+            last = last if len(last) <= 200 else last[:199] + "…"
         message = hide_echoes(exc.message + (f"; the server's last stderr line: {last}" if last else ""),
                               [value for value, shown in secrets.items() if shown == HIDDEN])
         again = ToolchoiceError(message, hint=exc.hint)
