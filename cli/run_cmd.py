@@ -174,18 +174,23 @@ def _repeats_merged(found: Any) -> list[tuple[Any, str, str, str]]:
     """The step notes, a run of loop.repeated_call on consecutive steps shown as one line (the last step's, which
     counts them all): a loop repeating one call to max_steps printed the same warning on every step."""
     out: list[tuple[Any, str, str, str]] = []
-    first = last = None  # the steps of the run of repeats the last line covers
+    # the line of the run of repeats, and the steps it covers: another step note between two repeats (the required
+    # trap's pitfall, on every step of a forced loop) does not end the run, which is one streak of the same call
+    at = first = last = None
     for number, severity, code, message in found:
-        if code == "loop.repeated_call" and last is not None and number == last + 1:
+        if code != "loop.repeated_call" or not isinstance(number, int):
+            out.append((number, severity, code, message))
+            continue
+        if at is not None and first is not None and number == last + 1:
             # the last step's count ("10 in a row"), but the setting that ends the loop at the first repeat: "set
             # ...: 10 to end the loop here" ended it where max_steps did
             message = re.sub(r"set loop\.stop\.repeated_calls: (\d+) to end the loop here",
                              lambda m: (f"set loop.stop.repeated_calls: {int(m.group(1)) - (number - first)} to end the "
                                         f"loop at step {first}"), message)
-            out[-1] = (f"{first}-{number}", severity, code, re.sub(r"^step \d+ makes", "each makes", message))
+            out[at] = (f"{first}-{number}", severity, code, re.sub(r"^step \d+ makes", "each makes", message))
             last = number
             continue
-        first = last = number if code == "loop.repeated_call" and isinstance(number, int) else None
+        at, first, last = len(out), number, number
         out.append((number, severity, code, message))
     return out
 
