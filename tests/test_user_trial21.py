@@ -1,0 +1,162 @@
+"""Trial 21c, a new user's first hour (README first, no key, the mock as the provider): what it found, held.
+
+`parse` without -p suggested "or several: -p openai,anthropic", which parse then refused; `mock`/`proxy -p
+openai,anthropic` answered "unknown provider (did you mean anthropic?)" and `mock`/`proxy`/`trace -p all` told a
+command-line user what to pass in Python; an MCP server's last stderr line was cut at 200 characters before its
+secrets were hidden (a key's head stayed) and without a mark; `tools server.py` (the server's source for the tool
+file) was "invalid YAML ... quote a value that holds ': '"; `render configs/weather.yml` said "check the path" beside
+configs/weather.yaml, and `compare configs` "name a .yaml file"; a forced loop repeating one call printed a
+loop.repeated_call line per step when the required trap's pitfall sat between them. Each test runs the real
+command-line entry (tests/cli.py) and holds what it says to truth from outside the code that says it: the files
+on disk, a real MCP server process, a real mock server on 127.0.0.1, the run's own JSON."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cli import refused, refused_saying, run_cli, user_env
+
+ROOT = Path(__file__).resolve().parent.parent
+BODY = ROOT / "tests" / "data" / "responses" / "openai" / "openai-chat-parallel.json"
+
+
+# ---- 1. parse without -p suggested a list parse refuses ----------------------------------------------------
+
+def test_parse_without_a_provider_asks_for_one_and_the_hint_works() -> None:
+    line = refused(run_cli(["parse", str(BODY)], env=user_env()))
+    assert "several" not in line and "openai,anthropic" not in line, line
+    given = re.search(r"(-p \S+?);", line)
+    assert given, line
+    done = run_cli(["parse", str(BODY), *given.group(1).split()], env=user_env())
+    assert done.returncode == 0, done.stderr
+    assert "tool calls" in done.stdout
+
+
+# ---- 2. mock, proxy and trace -p with a list or all ---------------------------------------------------------
+
+@pytest.mark.parametrize("words", [["mock"], ["proxy", "--upstream", "https://api.openai.com/v1"]])
+@pytest.mark.parametrize("given", ["openai,anthropic", "all"])
+def test_a_server_of_one_api_says_it_takes_one_provider(words: list[str], given: str) -> None:
+    line = refused_saying(run_cli([*words, "-p", given], env=user_env()), f"{words[0]} takes one provider, got '{given}'")
+    assert "did you mean" not in line and "Python" not in line and "PROVIDER_IDS" not in line, line
+    assert "one per provider" in line, line
+
+
+@pytest.mark.parametrize("given", ["openai,anthropic", "all"])
+def test_trace_of_a_saved_request_takes_one_provider(given: str) -> None:
+    saved = ROOT / "tests" / "data" / "loops" / "planner-loop-gemma-270m" / "openai" / "loop-001" / "step-01.request.json"
+    line = refused_saying(run_cli(["trace", str(saved), "-p", given], env=user_env()), "trace takes one provider")
+    assert "did you mean" not in line and "Python" not in line, line
+    done = run_cli(["trace", str(saved), "-p", "openai"], env=user_env())
+    assert done.returncode == 0, done.stderr
+
+
+# ---- 3. an MCP server's last stderr line: hidden, then cut ---------------------------------------------------
+
+def test_a_secret_the_stderr_line_s_cut_splits_shows_no_head_and_the_cut_is_marked(tmp_path: Path) -> None:
+    """The server prints 195 characters, then the value toolchoice read for it from $MY_SECRET: the line was cut
+    at 200 before redaction, so `sk-ab`, the key's head, was printed (no redactor knows a 5-character piece)."""
+    secret = "sk-abcdefghijklmnopqrstuvwxyz0123456789"
+    (tmp_path / "server.py").write_text("import os, sys\nsys.stderr.write('x' * 195 + os.environ['MY_TOKEN'] + "
+                                        "' tail\\n')\nsys.exit(1)\n", encoding="utf-8")
+    done = run_cli(["tools", "--mcp", f"{shlex.quote(sys.executable)} server.py", "--env", "MY_TOKEN=$MY_SECRET",
+                    "--timeout", "20"], env=user_env(MY_SECRET=secret), cwd=tmp_path)
+    line = refused(done, secret)
+    shown = line.split("the server's last stderr line: ", 1)[1].rstrip("\n")
+    assert shown.startswith("x" * 195), shown
+    tail = shown[195:]
+    assert not any(secret[:n] in tail for n in range(3, len(secret))), tail  # no head of the key
+    assert shown.endswith("…") and len(shown) == 200, shown  # cut, and said to be
+
+
+# ---- 4. an MCP server's source given as the tool file --------------------------------------------------------
+
+SERVER = "from mcp.server.mcpserver import MCPServer\nmcp = MCPServer('demo')\n\n@mcp.tool()\ndef a(x: str) -> str:\n" \
+         "    return x\n\nmcp.run()\n"
+
+
+def test_tools_on_a_server_s_source_points_at_mcp(tmp_path: Path) -> None:
+    (tmp_path / "my_server.py").write_text(SERVER, encoding="utf-8")
+    line = refused(run_cli(["tools", "my_server.py"], env=user_env(), cwd=tmp_path))
+    assert "invalid YAML" not in line and "my_server.py is a program, not a tool file" in line, line
+    words = shlex.split(line.split("toolchoice tools ", 1)[1].rstrip(")\n"))
+    assert words[0] == "--mcp" and shlex.split(words[1]) == ["python", "my_server.py"], words
+
+
+def test_from_a_server_s_source_points_at_from_mcp(tmp_path: Path) -> None:
+    """The hint's `from: {mcp: ...}` is a from: entry the loader takes: put in the scenario, the dry run asks for
+    --live-mcp (it starts no process without it), where the file's own line was refused as YAML."""
+    (tmp_path / "my_server.py").write_text(SERVER, encoding="utf-8")
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools: [{from: my_server.py}]\ntool_choice: auto\nmessages: [{role: user, content: hi}]\n",
+                        encoding="utf-8")
+    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
+    assert line.startswith("toolchoice: error: s.yaml:1: from: my_server.py is a program, not a tool file"), line
+    entry = re.search(r"(from: \{mcp: .*?\})", line)
+    assert entry, line
+    scenario.write_text(f"tools: [{{{entry.group(1)}}}]\ntool_choice: auto\nmessages: [{{role: user, content: hi}}]\n",
+                        encoding="utf-8")
+    assert yaml.safe_load(scenario.read_text())["tools"] == [{"from": {"mcp": "python my_server.py"}}]
+    refused_saying(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path), "--live-mcp")
+
+
+# ---- 5. a scenario path one letter off, or a folder ----------------------------------------------------------
+
+@pytest.mark.parametrize("typed", ["configs/weather.yml", "configs/wether.yaml"])
+def test_a_missing_scenario_names_the_file_beside_it(typed: str) -> None:
+    line = refused_saying(run_cli(["render", typed, "-p", "openai"], env=user_env(), cwd=ROOT), "no such file")
+    meant = re.search(r"did you mean (\S+)\?", line)
+    assert meant and (ROOT / meant.group(1)).is_file(), line
+    done = run_cli(["render", meant.group(1), "-p", "openai"], env=user_env(), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_missing_file_with_nothing_near_says_to_check_the_path(tmp_path: Path) -> None:
+    refused_saying(run_cli(["render", "nothing.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path),
+                   "no such file (check the path)")
+
+
+@pytest.mark.parametrize("command", ["compare", "run"])
+def test_a_folder_of_scenarios_names_one_inside(command: str) -> None:
+    line = refused_saying(run_cli([command, "configs", "-p", "openai"], env=user_env(), cwd=ROOT), "is a directory")
+    named = re.search(r"such as (\S+) \((\d+) there\)", line)
+    assert named, line
+    assert int(named.group(2)) == len(list((ROOT / "configs").glob("*.yaml")))
+    done = run_cli(["render", named.group(1), "-p", "openai"], env=user_env(), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+
+
+# ---- 6. the required trap in a loop: one repeated_call line -------------------------------------------------
+
+def test_a_forced_loop_s_repeats_are_one_line_beside_the_trap_s_pitfall(tmp_path: Path) -> None:
+    """configs/planner-trap.yaml as a loop against the mock: every step forces `required`, the mock calls the one
+    tool with the same arguments, and every step's ledger holds pitfall.required_trap. The pitfall's lines came
+    between the repeats', so each step printed its own loop.repeated_call; they are one line covering the steps
+    the run's JSON gives a repeat to."""
+    from toolchoice.providers.core.mock.server import running_mock
+
+    scenario = yaml.safe_load((ROOT / "configs" / "planner-trap.yaml").read_text(encoding="utf-8"))
+    scenario["loop"] = {"max_steps": 4}
+    (tmp_path / "trap.yaml").write_text(yaml.safe_dump(scenario), encoding="utf-8")
+    env = user_env(OPENAI_API_KEY="unused")
+    with running_mock("openai") as mock:
+        done = run_cli(["run", "trap.yaml", "-p", "openai", "--base-url", mock.base_url, "--retries", "0",
+                        "--save", "saved", "-f", "json"], env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    [loop] = json.loads(done.stdout)["runs"][0]["loops"]
+    repeats = [s["step"] for s in loop["steps"] if any(e["code"] == "loop.repeated_call" for e in s["ledger"])]
+    traps = [s["step"] for s in loop["steps"] if any(e["code"] == "pitfall.required_trap" for e in s["ledger"])]
+    assert repeats == [2, 3, 4] and traps == [1, 2, 3, 4], (repeats, traps)
+    shown = run_cli(["run", "trap.yaml", "-p", "openai", "--replay", "saved"], env=user_env(200), cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    lines = [line for line in shown.stdout.splitlines() if "loop.repeated_call" in line]
+    assert len(lines) == 1 and lines[0].startswith("  steps 2-4 warning loop.repeated_call: each makes"), lines
+    assert "(4 in a row)" in lines[0] and "set loop.stop.repeated_calls: 2 to end the loop at step 2" in lines[0]
+    assert any(line.startswith("  steps 1-4 warning pitfall.required_trap") for line in shown.stdout.splitlines())
