@@ -160,3 +160,35 @@ def test_a_forced_loop_s_repeats_are_one_line_beside_the_trap_s_pitfall(tmp_path
     assert len(lines) == 1 and lines[0].startswith("  steps 2-4 warning loop.repeated_call: each makes"), lines
     assert "(4 in a row)" in lines[0] and "set loop.stop.repeated_calls: 2 to end the loop at step 2" in lines[0]
     assert any(line.startswith("  steps 1-4 warning pitfall.required_trap") for line in shown.stdout.splitlines())
+
+
+# ---- 7. Azure sent to a base URL (the mock's) ------------------------------------------------------------------
+
+@pytest.mark.parametrize("base", [[], ["--base-url", "http://127.0.0.1:9/v1"]])
+def test_an_azure_placeholder_is_said_only_where_the_url_shows_it(tmp_path: Path, base: list[str]) -> None:
+    """`send -p azure --base-url MOCK` warned "providers.azure.deployment is not set: the URL shows YOUR-DEPLOYMENT"
+    for a URL without it (a base URL replaces the deployment's path), and the mock's line repeated both
+    placeholders as findings of the client's request. Each placeholder warning names a word the URL holds."""
+    run_cli(["init", "scenario.yaml"], env=user_env(), cwd=tmp_path)
+    done = run_cli(["render", "scenario.yaml", "-p", "azure", *base, "-f", "json"], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    url = document["request"]["url"]
+    said = [e["message"] for e in document["ledger"] if e["code"] == "endpoint.placeholder"]
+    shown = [re.search(r"the URL shows (\S+?);", m).group(1) for m in said]  # type: ignore[union-attr]
+    assert all(word in url for word in shown), (url, said)
+    assert len(said) == (0 if base else 2), said
+
+
+def test_the_mock_finds_no_placeholder_in_a_client_s_azure_request(tmp_path: Path) -> None:
+    from toolchoice.providers.core.mock.server import running_mock
+
+    run_cli(["init", "scenario.yaml"], env=user_env(), cwd=tmp_path)
+    with running_mock("azure") as mock:
+        done = run_cli(["send", "scenario.yaml", "-p", "azure", "--base-url", mock.base_url, "--retries", "0"],
+                       env=user_env(AZURE_OPENAI_API_KEY="unused"), cwd=tmp_path)
+        records = list(mock.records)
+    assert done.returncode == 0, done.stderr
+    [record] = records
+    assert record["status"] == 200, record
+    assert "endpoint.placeholder" not in [f["code"] for f in record["findings"]], record["findings"]
