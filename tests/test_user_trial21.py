@@ -192,3 +192,22 @@ def test_the_mock_finds_no_placeholder_in_a_client_s_azure_request(tmp_path: Pat
     [record] = records
     assert record["status"] == 200, record
     assert "endpoint.placeholder" not in [f["code"] for f in record["findings"]], record["findings"]
+
+
+# ---- 8. render's summary named a format render does not have -----------------------------------------------
+
+@pytest.mark.parametrize("command", ["render", "compare"])
+def test_the_left_out_caption_names_formats_the_command_takes(tmp_path: Path, command: str) -> None:
+    """`render scenario.yaml` (init's two providers: the summary table) at 80 columns said "(a wider terminal, -f
+    markdown or -f json shows them)"; `render -f markdown` is refused. Each format the caption names is one the
+    command's --help lists, and gives exit 0."""
+    run_cli(["init", "scenario.yaml"], env=user_env(), cwd=tmp_path)
+    done = run_cli([command, "scenario.yaml"], env=user_env(80), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    caption = " ".join(done.stdout.split()).split("left out at 80 columns: ", 1)[1].split(" shows them)")[0]
+    named = re.findall(r"-f (\w+)", caption)
+    listed = re.search(r"--format\s+-f\s+<([a-z|]+)>", run_cli([command, "--help"], env=user_env(200)).stdout)
+    assert named and listed, (caption, named)
+    assert set(named) <= set(listed.group(1).split("|")), (named, listed.group(1))
+    for format in named:
+        assert run_cli([command, "scenario.yaml", "-f", format], env=user_env(), cwd=tmp_path).returncode == 0
