@@ -211,3 +211,30 @@ def test_the_left_out_caption_names_formats_the_command_takes(tmp_path: Path, co
     assert set(named) <= set(listed.group(1).split("|")), (named, listed.group(1))
     for format in named:
         assert run_cli([command, "scenario.yaml", "-f", format], env=user_env(), cwd=tmp_path).returncode == 0
+
+
+# ---- 9. a command word from the docs that is no command -------------------------------------------------------
+
+@pytest.mark.parametrize("word", ["replay", "dialects", "import", "serve", "list", "snapshot", "help", "version"])
+def test_a_word_the_docs_use_for_a_job_names_the_command_that_does_it(word: str) -> None:
+    """`toolchoice replay`, `toolchoice dialects`, `toolchoice import` (the docs say "replay", "dialects", "trace
+    import") were "No such command" and the whole help to read. The line now names the command, and every
+    command and option it names is one `toolchoice --help` and that command's --help list."""
+    line = refused_saying(run_cli([word, "x"], env=user_env()), f"No such command '{word}'")
+    hint = line.split("(", 1)[1].rsplit("see toolchoice --help)", 1)[0]  # what the line says beyond the help
+    top = run_cli(["--help"], env=user_env(200)).stdout
+    commands = set(re.findall(r"^│ (\w+)\s{2,}", top, re.M))
+    named = re.findall(r"toolchoice (\w+)", hint)
+    top_options = re.findall(r"toolchoice (--[a-z-]+)", hint)
+    assert named or top_options or "--dialect" in hint, hint
+    assert all(option in top for option in top_options), top_options
+    for command in named:
+        if command in ("COMMAND",):
+            continue
+        assert command in commands, (command, commands)
+        options = re.findall(r"toolchoice " + command + r" [^;,]*?(--[a-z-]+)", hint)
+        listed = run_cli([command, "--help"], env=user_env(200)).stdout
+        assert all(option in listed for option in options), (options, command)
+    if "--dialect" in hint:
+        for command in ("render", "compare"):
+            assert "--dialect" in run_cli([command, "--help"], env=user_env(200)).stdout
