@@ -238,3 +238,26 @@ def test_a_word_the_docs_use_for_a_job_names_the_command_that_does_it(word: str)
     if "--dialect" in hint:
         for command in ("render", "compare"):
             assert "--dialect" in run_cli([command, "--help"], env=user_env(200)).stdout
+
+
+# ---- 10. trace's listing of a send --save folder ------------------------------------------------------------
+
+def test_a_send_save_folder_s_listing_says_what_each_sample_called(tmp_path: Path) -> None:
+    """`trace DIR` on what `send --save DIR` wrote listed every sample as `answered: text`: it read the calls of a
+    mock's line, and send's reply file holds the parsed reply. The listing names the calls the saved body holds."""
+    from toolchoice.providers.core.mock.server import running_mock
+
+    run_cli(["init", "scenario.yaml"], env=user_env(), cwd=tmp_path)
+    with running_mock("openai") as mock:
+        done = run_cli(["send", "scenario.yaml", "-p", "openai", "--base-url", mock.base_url, "--retries", "0",
+                        "-n", "2", "--save", "saved"], env=user_env(OPENAI_API_KEY="unused"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    listed = run_cli(["trace", "saved"], env=user_env(), cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    rows = yaml.safe_load(listed.stdout)["samples"]
+    assert len(rows) == 2
+    for row in rows:
+        body = json.loads((tmp_path / "saved" / row["file"].replace(".request.", ".response.")).read_text())
+        called = [c["function"]["name"] for c in body["choices"][0]["message"]["tool_calls"]]
+        assert called == ["get_weather"] and row["answered"] == called, row
+        assert row["verdict"] == "obeyed", row
