@@ -93,7 +93,8 @@ def scenario_chose(requested: Sequence[str] | None, scenario: Scenario) -> str:
     (`init`'s starter names two: `compare scenario.yaml` showed openai and anthropic, and said nothing of why)."""
     if requested or not scenario.providers or len(scenario.providers) >= len(PROVIDER_IDS):
         return ""
-    return f" · {len(scenario.providers)} providers from its providers: (-p all: all {len(PROVIDER_IDS)})"
+    count = len(scenario.providers)  # "1 providers from its providers:" for a scenario naming one
+    return f" · {count} provider{'' if count == 1 else 's'} from its providers: (-p all: all {len(PROVIDER_IDS)})"
 
 
 def empty_providers(one: bool = False) -> ToolchoiceError:
