@@ -261,3 +261,19 @@ def test_a_send_save_folder_s_listing_says_what_each_sample_called(tmp_path: Pat
         called = [c["function"]["name"] for c in body["choices"][0]["message"]["tool_calls"]]
         assert called == ["get_weather"] and row["answered"] == called, row
         assert row["verdict"] == "obeyed", row
+
+
+# ---- 11. a scenario naming one provider --------------------------------------------------------------------
+
+def test_a_scenario_naming_one_provider_says_one_provider(tmp_path: Path) -> None:
+    """The title said "1 providers from its providers:"; the count is the providers: section's."""
+    scenario = yaml.safe_load((ROOT / "configs" / "planner-trap.yaml").read_text(encoding="utf-8"))
+    scenario["providers"] = {"anthropic": {"max_tokens": 512}}
+    (tmp_path / "one.yaml").write_text(yaml.safe_dump(scenario), encoding="utf-8")
+    done = run_cli(["compare", "one.yaml"], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    title = " ".join(done.stdout.split("┏")[0].split())
+    every = len(json.loads(run_cli(["providers", "-f", "json"], env=user_env()).stdout))
+    assert f"· 1 provider from its providers: (-p all: all {every})" in title, title
+    assert [p["provider"] for p in json.loads(run_cli(["compare", "one.yaml", "-f", "json"], env=user_env(),
+                                                      cwd=tmp_path).stdout)["providers"]] == ["anthropic"]
