@@ -244,7 +244,7 @@ def print_loop(console: Any, run: Any, replayed: bool = False) -> None:
         console.print(hanging(console, Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
                                                      ": "), one_line(message)))
     console.print(prose_broken(console, Text(redacted(console, _ended(run)), style="bold")))  # a refusal quoting JSON
-    _errors_line(console, *run.tool_results())
+    _errors_line(console, *run.tool_results(), first=_first_error(run))
     if run.final is not None:  # the model's text, or the stop tool's arguments: JSON broken between its members
         from .call_lines import arguments_cut
 
@@ -339,11 +339,26 @@ def _by_itself(t: dict[str, Any]) -> str:
     return f"{t['count']} of {t['loops']} loops ({rate}, 95% CI {ci}; the rest hit max_steps, repeated_call or failed)"
 
 
-def _errors_line(console: Any, total: int, errors: int) -> None:
+def _first_error(run: Any) -> str | None:
+    """The first error result of a loop, as the model read it (`--results-from` naming a command the shell cannot
+    find: "1 of 1 tool results were errors", and the why only in -f json)."""
+    for step in run.steps:
+        for result in step.results:
+            if result.is_error:
+                return f"step {step.number} {result.tool_name or '?'}: {_short(result.content or '', 160)}"
+    return None
+
+
+def _errors_line(console: Any, total: int, errors: int, first: str | None = None) -> None:
     if errors:
         from rich.text import Text
 
-        console.print(Text(f"{errors} of {total} tool results were errors", style="yellow"))
+        from .hanging import prose_broken, redacted
+
+        said = f"{errors} of {total} tool results were errors"
+        if first is not None:  # what a result said, redacted before it is broken (a command may print a key)
+            said += f"; the first, {one_line(redacted(console, first))}"
+        console.print(prose_broken(console, Text(said, style="yellow")))
 
 
 def _num(value: float | None) -> str:
