@@ -277,3 +277,26 @@ def test_a_scenario_naming_one_provider_says_one_provider(tmp_path: Path) -> Non
     assert f"· 1 provider from its providers: (-p all: all {every})" in title, title
     assert [p["provider"] for p in json.loads(run_cli(["compare", "one.yaml", "-f", "json"], env=user_env(),
                                                       cwd=tmp_path).stdout)["providers"]] == ["anthropic"]
+
+
+# ---- 12. a loop's error results: what the first said ----------------------------------------------------------
+
+def test_a_loop_s_error_results_line_says_what_the_first_said(tmp_path: Path) -> None:
+    """`run --results-from "pythn tool.py"` (a typo) ran the loop and said only "1 of 1 tool results were errors";
+    why (the shell's "not found", which the model read as the result) was in -f json alone. The line quotes the
+    first error result as the run's JSON records it."""
+    from toolchoice.providers.core.mock.server import running_mock
+
+    env = user_env(OPENAI_API_KEY="unused")
+    command = ["run", str(ROOT / "configs" / "planner-loop.yaml"), "-p", "openai", "--retries", "0",
+               "--results-from", "no-such-command-t21c tool.py"]
+    with running_mock("openai") as mock:
+        data = run_cli([*command, "--base-url", mock.base_url, "-f", "json"], env=env, cwd=tmp_path)
+        shown = run_cli([*command, "--base-url", mock.base_url], env=env, cwd=tmp_path)
+    assert data.returncode == 0 and shown.returncode == 0, data.stderr + shown.stderr
+    [loop] = json.loads(data.stdout)["runs"][0]["loops"]
+    [first] = [r for s in loop["steps"] for r in s["results"] if r["is_error"]][:1]
+    assert "no-such-command-t21c" in first["content"], first
+    said = " ".join(shown.stdout.split())
+    assert (f"1 of 1 tool results were errors; the first, step 1 {first['name']}: {' '.join(first['content'].split())}"
+            in said), said
