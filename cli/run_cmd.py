@@ -244,7 +244,9 @@ def print_loop(console: Any, run: Any, replayed: bool = False) -> None:
         console.print(hanging(console, Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
                                                      ": "), one_line(message)))
     console.print(prose_broken(console, Text(redacted(console, _ended(run)), style="bold")))  # a refusal quoting JSON
-    _errors_line(console, *run.tool_results(), first=_first_error(run))
+    first = run.first_error()  # what the first error result said: a --results-from typo said only "1 of 1"
+    _errors_line(console, *run.tool_results(), first=None if first is None else
+                 f"step {first[0]} {first[1].tool_name or '?'}: {_short(first[1].content or '', 160)}")
     if run.final is not None:  # the model's text, or the stop tool's arguments: JSON broken between its members
         from .call_lines import arguments_cut
 
@@ -337,16 +339,6 @@ def _by_itself(t: dict[str, Any]) -> str:
     """How many loops ended by themselves (not at max_steps, not by a failure), with the Wilson interval."""
     rate, ci = rate_cells(t)
     return f"{t['count']} of {t['loops']} loops ({rate}, 95% CI {ci}; the rest hit max_steps, repeated_call or failed)"
-
-
-def _first_error(run: Any) -> str | None:
-    """The first error result of a loop, as the model read it (`--results-from` naming a command the shell cannot
-    find: "1 of 1 tool results were errors", and the why only in -f json)."""
-    for step in run.steps:
-        for result in step.results:
-            if result.is_error:
-                return f"step {step.number} {result.tool_name or '?'}: {_short(result.content or '', 160)}"
-    return None
 
 
 def _errors_line(console: Any, total: int, errors: int, first: str | None = None) -> None:
@@ -540,7 +532,7 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
                                            "--save wrote")
             raise ToolchoiceError("give a SCENARIO file" + (" (a --replay folder replays a saved run of it)" if replay
                                                             is not None else " (or --replay TRACE_FILE or FILE.har)"),
-                                  hint="see toolchoice run --help")
+                                  hint=_started_hint(replay, provider) or "see toolchoice run --help")
         if scenario is not None and replay is not None and replay.is_dir() and _inside(scenario, replay):
             from toolchoice.providers.core.loop_save import transcript_of
 
@@ -563,6 +555,18 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
         return traced, replies
     loaded = load_scenario(scenario)
     return loaded._replace(notes=(*traced.notes, *loaded.notes)), replies
+
+
+def _started_hint(replay: Path | None, provider: list[str]) -> str | None:
+    """`run -p openai --replay DIR` without SCENARIO: the command that replays the run saved in DIR."""
+    from toolchoice.providers.core.loop_save import saved_start
+    from toolchoice.providers.core.shell_word import shell_path
+
+    found = saved_start(replay) if replay is not None and replay.is_dir() else None
+    if replay is None or found is None:
+        return None
+    flags = "".join(f" -p {p}" for p in provider or [found[1]])
+    return f"the run saved there started from {found[0]}: toolchoice run {shell_path(found[0])} --replay {shell_path(replay)}{flags}"
 
 
 def _named(path: Path) -> bool:
