@@ -300,3 +300,22 @@ def test_a_loop_s_error_results_line_says_what_the_first_said(tmp_path: Path) ->
     said = " ".join(shown.stdout.split())
     assert (f"1 of 1 tool results were errors; the first, step 1 {first['name']}: {' '.join(first['content'].split())}"
             in said), said
+
+
+# ---- 13. run --replay DIR without the scenario it started from ------------------------------------------------
+
+def test_a_replay_folder_without_its_scenario_names_the_one_it_started_from() -> None:
+    """`run -p openai --replay tests/data/loops/planner-loop-gemma-270m` (README example 3 without its first
+    argument) said "give a SCENARIO file" and pointed at --help; the folder's transcript names the file the run
+    started from. The hint is a command that replays it, as README example 3 does."""
+    saved = "tests/data/loops/planner-loop-gemma-270m"
+    line = refused(run_cli(["run", "-p", "openai", "--replay", saved], env=user_env(), cwd=ROOT))
+    command = re.search(r"started from \S+: (toolchoice run [^)]+)\)", line)
+    assert command, line
+    words = shlex.split(command.group(1))
+    transcript = (ROOT / saved / "openai" / "loop-001" / "scenario.yaml").read_text(encoding="utf-8")
+    started = yaml.safe_load(transcript)["description"].rsplit(" of ", 1)[1]
+    assert words[2] == started and (ROOT / started).is_file(), (words, started)
+    done = run_cli([*words[1:], "--model", "gemma-3-270m"], env=user_env(200), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "replayed" in done.stdout and "ended: max_steps at step 6" in done.stdout
