@@ -226,9 +226,13 @@ class _StderrTail:
 
 def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> dict[str, Any]:
     """``tools/list`` of a streamable-HTTP server at ``url``; ``$NAME`` in header values comes from the environment."""
-    from .request_parts import redact_url, url_problem
+    from .request_parts import http_url_fault, redact_url, url_problem
 
     who = f"mcp_url: {url}"  # as written: a key in the path is a $NAME, read here and redacted from every message
+    fault = http_url_fault(url, base=False)  # as written (its $NAMEs unread): `127.0.0.1:8000/mcp` was httpx's
+    if fault is not None and not fault[1]:  # "UnsupportedProtocol: Request URL is missing an 'http://' ..."
+        raise ToolchoiceError(f"mcp_url {fault[0]}", hint=f"with its scheme: http://{url.strip()}" if "://" not in url
+                              else "give the server's whole URL, as http://127.0.0.1:8000/mcp")
     secrets: dict[str, str] = {}
     read = resolve_env(url, who, "the URL", secrets)
     problem = url_problem(read, base=False)  # as a hosted mcp tool's server_url: a key there would show everywhere
