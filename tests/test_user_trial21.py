@@ -319,3 +319,22 @@ def test_a_replay_folder_without_its_scenario_names_the_one_it_started_from() ->
     done = run_cli([*words[1:], "--model", "gemma-3-270m"], env=user_env(200), cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "replayed" in done.stdout and "ended: max_steps at step 6" in done.stdout
+
+
+# ---- 14. an MCP URL written without its scheme -----------------------------------------------------------------
+
+def test_an_mcp_url_without_its_scheme_says_so_and_the_hint_lists_the_tools() -> None:
+    """`tools --mcp-url 127.0.0.1:PORT/mcp` was httpx's "UnsupportedProtocol: Request URL is missing an 'http://' or
+    'https://' protocol."; the line says what the URL lacks, and the hint's URL lists the server's tools."""
+    from mcp_http_stub import serving
+
+    listing = [{"name": "search_docs", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}]
+    with serving(lambda headers: listing) as url:
+        bare = url.split("://", 1)[1]
+        line = refused(run_cli(["tools", "--mcp-url", bare], env=user_env()))
+        assert "UnsupportedProtocol" not in line and "must be an http(s) URL with a host" in line, line
+        given = re.search(r"with its scheme: (\S+)\)", line)
+        assert given and given.group(1) == url, line
+        done = run_cli(["tools", "--mcp-url", given.group(1)], env=user_env())
+    assert done.returncode == 0, done.stderr
+    assert [t["name"] for t in yaml.safe_load(done.stdout)["tools"]] == ["search_docs"]
