@@ -338,3 +338,25 @@ def test_an_mcp_url_without_its_scheme_says_so_and_the_hint_lists_the_tools() ->
         done = run_cli(["tools", "--mcp-url", given.group(1)], env=user_env())
     assert done.returncode == 0, done.stderr
     assert [t["name"] for t in yaml.safe_load(done.stdout)["tools"]] == ["search_docs"]
+
+
+# ---- 15. a comma list where one provider id goes ----------------------------------------------------------------
+
+def test_a_providers_key_holding_a_list_says_one_id_each(tmp_path: Path) -> None:
+    """`providers: {"openai,anthropic": {...}}` (the -p spelling, as a key) was "unknown provider 'openai,anthropic'
+    (did you mean anthropic?)", which drops openai; so was a Python caller's `jobs.render(s, "openai,anthropic")`.
+    The line names both, and the scenario written as it says (a key each) renders both."""
+    from toolchoice.providers import load_scenario
+    from toolchoice.providers.core import jobs
+
+    scenario = yaml.safe_load((ROOT / "configs" / "planner-trap.yaml").read_text(encoding="utf-8"))
+    scenario["providers"] = {"openai,anthropic": {"max_tokens": 512}}
+    (tmp_path / "s.yaml").write_text(yaml.safe_dump(scenario), encoding="utf-8")
+    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
+    assert "did you mean" not in line and "give openai and anthropic each its own" in line, line
+    scenario["providers"] = {"openai": {"max_tokens": 512}, "anthropic": {"max_tokens": 512}}
+    (tmp_path / "s.yaml").write_text(yaml.safe_dump(scenario), encoding="utf-8")
+    done = run_cli(["compare", "s.yaml", "-f", "json"], env=user_env(), cwd=tmp_path)
+    assert sorted(p["provider"] for p in json.loads(done.stdout)["providers"]) == ["anthropic", "openai"]
+    with pytest.raises(Exception, match="give openai and anthropic each its own"):
+        jobs.render(load_scenario(tmp_path / "s.yaml"), "openai,anthropic")
