@@ -137,6 +137,12 @@ def models_for(values: Sequence[str] | str | None, providers: Sequence[str]) -> 
             check_provider(head)  # an unknown id before '=': say so, with a suggestion
         else:
             bare.append(value)
+            named, colon, model = value.partition(":")
+            if colon and named in CAPABILITIES and model.strip():  # pydantic-ai's "anthropic:claude-..." spelling
+                from .exits import warning_line
+
+                warning_line(f"--model {value} is one model id here, '{named}:' and all; for {named}'s {model} write "
+                             f"--model {named}={model}")
     if len(bare) > 1:
         raise ToolchoiceError(f"--model given {len(bare)} models without a provider ({', '.join(bare)})",
                               hint="write --model PROVIDER=MODEL for each provider")
