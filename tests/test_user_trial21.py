@@ -360,3 +360,27 @@ def test_a_providers_key_holding_a_list_says_one_id_each(tmp_path: Path) -> None
     assert sorted(p["provider"] for p in json.loads(done.stdout)["providers"]) == ["anthropic", "openai"]
     with pytest.raises(Exception, match="give openai and anthropic each its own"):
         jobs.render(load_scenario(tmp_path / "s.yaml"), "openai,anthropic")
+
+
+# ---- 16. pydantic-ai's "provider:model" given to --model ---------------------------------------------------------
+
+def test_a_model_spelled_provider_colon_model_is_said_to_go_out_whole(tmp_path: Path) -> None:
+    """`-m anthropic:claude-sonnet-5` (pydantic-ai's model string, docs/pydantic-ai.md's audience) went out as the
+    model id 'anthropic:claude-sonnet-5', which no API knows, without a word. A warning says so and how to write
+    it; the spelling it gives sends claude-sonnet-5, and an id with a colon of its own (Ollama's tags) is quiet."""
+    run_cli(["init", "scenario.yaml"], env=user_env(), cwd=tmp_path)
+
+    def model(*words: str) -> tuple[str, str]:
+        done = run_cli(["render", "scenario.yaml", "-p", words[0], "-m", words[1], "-f", "json"], env=user_env(),
+                       cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)["request"]["body"]["model"], done.stderr
+
+    sent, said = model("anthropic", "anthropic:claude-sonnet-5")
+    assert sent == "anthropic:claude-sonnet-5" and "is one model id here" in said, said
+    fixed = re.search(r"write --model (\S+)", said)
+    assert fixed, said
+    sent, said = model("anthropic", fixed.group(1))
+    assert sent == "claude-sonnet-5" and said == "", said
+    sent, said = model("ollama", "llama3.1:8b")
+    assert sent == "llama3.1:8b" and said == "", said
