@@ -384,3 +384,15 @@ def test_a_model_spelled_provider_colon_model_is_said_to_go_out_whole(tmp_path: 
     assert sent == "claude-sonnet-5" and said == "", said
     sent, said = model("ollama", "llama3.1:8b")
     assert sent == "llama3.1:8b" and said == "", said
+
+
+# ---- 17. compare.md's synopsis and the dialects compare takes -------------------------------------------------
+
+def test_compare_s_synopsis_lists_every_dialect_compare_takes() -> None:
+    """docs/compare.md's first line listed `--dialect api|langchain|litellm|vercel`: openai-agents and pydantic-ai,
+    which compare --help lists, were only in the prose after it."""
+    listed = re.search(r"--dialect\s+<([a-z|-]+)>", run_cli(["compare", "--help"], env=user_env(250)).stdout)
+    synopsis = (ROOT / "docs" / "compare.md").read_text(encoding="utf-8").split("```", 1)[0]
+    shown = re.search(r"\[--dialect ([a-z|-]+)", synopsis)
+    assert listed and shown, synopsis
+    assert set(shown.group(1).split("|")) == set(listed.group(1).split("|")), (shown.group(1), listed.group(1))
