@@ -149,6 +149,8 @@ def _run(argv: list[str]) -> int:
             where = f"{mcp_quoted(words)}; {where}"
             message = hide_echoes(message, command_secrets(words))  # click's "unexpected extra argument (TOKEN)"
         elsewhere = _commands_taking(getattr(exc, "option_name", None), first)
+        if first not in COMMANDS and first.lower() in _COMMAND_WORDS and message.startswith("No such command"):
+            where = f"{_COMMAND_WORDS[first.lower()]}; {where}"  # `toolchoice replay`: the command that does it
         if instead:
             where = f"{instead}; {where}"
         elif elsewhere:  # `send --dialect`: an option of other commands, which the line names
@@ -168,6 +170,8 @@ def _provider_hint(command: str, argv: list[str]) -> str:
     """What a command run without -p needs: an id (and, for `run --replay DIR`, the ones DIR holds a saved run of)."""
     several = "" if command in ("send", "probe", "mock", "proxy") else ", or several: -p openai,anthropic"
     hint = f"name a provider: -p openai{several}; `toolchoice providers` lists the ids"
+    if command == "parse":  # one body, in one provider's format: a list was then refused ("parse takes one provider")
+        hint = "name the provider whose format the body is in: -p openai; `toolchoice providers` lists the ids"
     folder = next((argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--replay"), None)
     folder = folder or next((arg.partition("=")[2] for arg in argv if arg.startswith("--replay=")), None)
     if command == "run" and folder:
@@ -209,6 +213,18 @@ def _choice_meant(exc: Exception, argv: list[str]) -> str | None:
 
 
 _KEY_OPTIONS = ("--api-key", "--api_key", "--apikey", "--key", "--token")
+# words a new user tries as a command (the docs' own: "replay", "dialects", "trace import"), and what does that job
+_COMMAND_WORDS = {
+    "replay": "a saved loop, trace or HAR file replays with toolchoice run --replay FILE -p ID",
+    "dialect": "--dialect NAME is an option of render and compare",
+    "dialects": "--dialect NAME is an option of render and compare",
+    "import": "tools import with toolchoice tools FILE, a recorded run with toolchoice trace FILE",
+    "serve": "toolchoice mock -p ID serves a provider's API on 127.0.0.1",
+    "list": "toolchoice providers lists the providers",
+    "snapshot": "golden snapshots are toolchoice render SCENARIO --snapshot DIR",
+    "help": "toolchoice --help lists the commands, toolchoice COMMAND --help one command's options",
+    "version": "toolchoice --version",
+}
 _FORMAT_WORDS = {"pretty": "pretty", "json": "json", "jsonl": "jsonl", "markdown": "markdown", "md": "markdown",
                  "curl": "curl", "yaml": "yaml"}
 

@@ -64,7 +64,7 @@ def colourless(console: object) -> bool:
 
 
 def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list[list[object]],
-              show_lines: bool = False, pairs: tuple[str, ...] = ()) -> object:
+              show_lines: bool = False, pairs: tuple[str, ...] = (), whole: str = "-f markdown or -f json") -> object:
     """The table that fits the console and reads best: every column, then one fewer at a time in DROP_ORDER, each
     set laid out under its full headers or its short ones (``_layout`` counts the lines), and a column dropped only
     where that makes the table much shorter (``_much_longer``): the columns that fold (the wire form) keep their
@@ -125,8 +125,7 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
                         else _units_held(console, row[columns.index(c)], widths.get(c)) for c in chosen))
     left_out = [c for c in columns if c not in chosen]
     if left_out:  # never silently: say which, and where they are whole
-        table.caption = (f"left out at {width} columns: {', '.join(left_out)} (a wider terminal, -f markdown or "
-                         "-f json shows them)")
+        table.caption = f"left out at {width} columns: {', '.join(left_out)} (a wider terminal, {whole} shows them)"
         table.caption_justify = "left"
     return table
 
@@ -356,7 +355,8 @@ def _fold_widths(needs: dict[str, tuple[int, int]], width: int) -> dict[str, int
 
 def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str, ...] = (),
                 styles: dict[tuple[int, str], str] | None = None,
-                ledgers: dict[str, list[LedgerEntry]] | None = None) -> None:
+                ledgers: dict[str, list[LedgerEntry]] | None = None, whole: str = "-f markdown or -f json") -> None:
+    """``whole``: the formats of the command drawing it that show every column (render has no markdown)."""
     from rich.text import Text
 
     from .output import new_console
@@ -385,7 +385,7 @@ def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str
                     value += DIFF_MARK
             line.append(Text(value, style=style))
         cells.append(line)
-    table = fit_table(console, title, columns, cells)
+    table = fit_table(console, title, columns, cells, whole=whole)
     console.print(table)
     # the keys of what is drawn only: at 60 columns the marked cells' columns and the ledger's may be left out
     shown = drawn_columns(table, columns)

@@ -93,7 +93,8 @@ def scenario_chose(requested: Sequence[str] | None, scenario: Scenario) -> str:
     (`init`'s starter names two: `compare scenario.yaml` showed openai and anthropic, and said nothing of why)."""
     if requested or not scenario.providers or len(scenario.providers) >= len(PROVIDER_IDS):
         return ""
-    return f" · {len(scenario.providers)} providers from its providers: (-p all: all {len(PROVIDER_IDS)})"
+    count = len(scenario.providers)  # "1 providers from its providers:" for a scenario naming one
+    return f" · {count} provider{'' if count == 1 else 's'} from its providers: (-p all: all {len(PROVIDER_IDS)})"
 
 
 def empty_providers(one: bool = False) -> ToolchoiceError:
@@ -136,6 +137,12 @@ def models_for(values: Sequence[str] | str | None, providers: Sequence[str]) -> 
             check_provider(head)  # an unknown id before '=': say so, with a suggestion
         else:
             bare.append(value)
+            named, colon, model = value.partition(":")
+            if colon and named in CAPABILITIES and model.strip():  # pydantic-ai's "anthropic:claude-..." spelling
+                from .exits import warning_line
+
+                warning_line(f"--model {value} is one model id here, '{named}:' and all; for {named}'s {model} write "
+                             f"--model {named}={model}")
     if len(bare) > 1:
         raise ToolchoiceError(f"--model given {len(bare)} models without a provider ({', '.join(bare)})",
                               hint="write --model PROVIDER=MODEL for each provider")

@@ -42,6 +42,7 @@ def mock(provider: str = PROVIDER, port: int = PORT, host: str = HOST, script: O
     from toolchoice.providers.core.mock.script import load_script
     from toolchoice.providers.core.mock.server import serve_mock
 
+    provider = _one(provider, "mock")
     loaded = load_script(script) if script is not None else None
     _loopback_warning(host, "mock")
     printer = _printer(format)
@@ -58,11 +59,21 @@ def proxy(provider: str = PROVIDER, upstream: str = typer.Option(..., "--upstrea
     """Judge every request and reply on their way to and from the real provider (streams pass unbuffered)."""
     from toolchoice.providers.core.mock.proxy import serve_proxy
 
+    provider = _one(provider, "proxy")
     _loopback_warning(host, "proxy")
     printer = _printer(format)
     served = serve_proxy(provider, upstream, host=host, port=port, save_dir=_save_dir(save),
                          max_requests=max_requests, on_url=_url_line, on_record=printer)
     _summary(served.line(), printer)
+
+
+def _one(provider: str, command: str) -> str:
+    """The one provider whose API is served: `-p openai,anthropic` was "unknown provider 'openai,anthropic' (did you
+    mean anthropic?)", and `-p all` was told what a Python caller passes instead."""
+    from .inputs import one_provider
+
+    return one_provider(provider, command, f"a {command} serves one provider's API: start one per provider, each on "
+                                           "its own port (--port 0, the default, picks a free one)")
 
 
 def _save_dir(save: Optional[Path]) -> Optional[Path]:

@@ -83,7 +83,7 @@ def _summary(path: Path, translations: list[Translation], loaded: Scenario) -> N
     from .compare_view import print_table
 
     print_table(dry_rows(loaded, translations), f"{shown_path(path)} · {len(translations)} providers · dry run (nothing sent)",
-                ledgers={t.provider: t.ledger for t in translations})
+                ledgers={t.provider: t.ledger for t in translations}, whole="-f json")  # render has no markdown
     write(wrapped(f"`toolchoice render {'-' if str(path) == '-' else shown_path(path)} -p ID` shows one provider's exact request (-p all: every one; "
                   "--ledger-only: the ledgers)", new_console().width))
 

@@ -174,18 +174,23 @@ def _repeats_merged(found: Any) -> list[tuple[Any, str, str, str]]:
     """The step notes, a run of loop.repeated_call on consecutive steps shown as one line (the last step's, which
     counts them all): a loop repeating one call to max_steps printed the same warning on every step."""
     out: list[tuple[Any, str, str, str]] = []
-    first = last = None  # the steps of the run of repeats the last line covers
+    # the line of the run of repeats, and the steps it covers: another step note between two repeats (the required
+    # trap's pitfall, on every step of a forced loop) does not end the run, which is one streak of the same call
+    at = first = last = None
     for number, severity, code, message in found:
-        if code == "loop.repeated_call" and last is not None and number == last + 1:
+        if code != "loop.repeated_call" or not isinstance(number, int):
+            out.append((number, severity, code, message))
+            continue
+        if at is not None and first is not None and number == last + 1:
             # the last step's count ("10 in a row"), but the setting that ends the loop at the first repeat: "set
             # ...: 10 to end the loop here" ended it where max_steps did
             message = re.sub(r"set loop\.stop\.repeated_calls: (\d+) to end the loop here",
                              lambda m: (f"set loop.stop.repeated_calls: {int(m.group(1)) - (number - first)} to end the "
                                         f"loop at step {first}"), message)
-            out[-1] = (f"{first}-{number}", severity, code, re.sub(r"^step \d+ makes", "each makes", message))
+            out[at] = (f"{first}-{number}", severity, code, re.sub(r"^step \d+ makes", "each makes", message))
             last = number
             continue
-        first = last = number if code == "loop.repeated_call" and isinstance(number, int) else None
+        at, first, last = len(out), number, number
         out.append((number, severity, code, message))
     return out
 
@@ -239,7 +244,9 @@ def print_loop(console: Any, run: Any, replayed: bool = False) -> None:
         console.print(hanging(console, Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
                                                      ": "), one_line(message)))
     console.print(prose_broken(console, Text(redacted(console, _ended(run)), style="bold")))  # a refusal quoting JSON
-    _errors_line(console, *run.tool_results())
+    first = run.first_error()  # what the first error result said: a --results-from typo said only "1 of 1"
+    _errors_line(console, *run.tool_results(), first=None if first is None else
+                 f"step {first[0]} {first[1].tool_name or '?'}: {_short(first[1].content or '', 160)}")
     if run.final is not None:  # the model's text, or the stop tool's arguments: JSON broken between its members
         from .call_lines import arguments_cut
 
@@ -334,11 +341,16 @@ def _by_itself(t: dict[str, Any]) -> str:
     return f"{t['count']} of {t['loops']} loops ({rate}, 95% CI {ci}; the rest hit max_steps, repeated_call or failed)"
 
 
-def _errors_line(console: Any, total: int, errors: int) -> None:
+def _errors_line(console: Any, total: int, errors: int, first: str | None = None) -> None:
     if errors:
         from rich.text import Text
 
-        console.print(Text(f"{errors} of {total} tool results were errors", style="yellow"))
+        from .hanging import prose_broken, redacted
+
+        said = f"{errors} of {total} tool results were errors"
+        if first is not None:  # what a result said, redacted before it is broken (a command may print a key)
+            said += f"; the first, {one_line(redacted(console, first))}"
+        console.print(prose_broken(console, Text(said, style="yellow")))
 
 
 def _num(value: float | None) -> str:
@@ -511,7 +523,7 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
                                            "--save wrote")
             raise ToolchoiceError("give a SCENARIO file" + (" (a --replay folder replays a saved run of it)" if replay
                                                             is not None else " (or --replay TRACE_FILE or FILE.har)"),
-                                  hint="see toolchoice run --help")
+                                  hint=_started_hint(replay, provider) or "see toolchoice run --help")
         if scenario is not None and replay is not None and replay.is_dir() and _inside(scenario, replay):
             from toolchoice.providers.core.loop_save import is_recording, transcript_of
 
@@ -534,6 +546,18 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
         return traced, replies
     loaded = load_scenario(scenario)
     return loaded._replace(notes=(*traced.notes, *loaded.notes)), replies
+
+
+def _started_hint(replay: Path | None, provider: list[str]) -> str | None:
+    """`run -p openai --replay DIR` without SCENARIO: the command that replays the run saved in DIR."""
+    from toolchoice.providers.core.loop_save import saved_start
+    from toolchoice.providers.core.shell_word import shell_path
+
+    found = saved_start(replay) if replay is not None and replay.is_dir() else None
+    if replay is None or found is None:
+        return None
+    flags = "".join(f" -p {p}" for p in provider or [found[1]])
+    return f"the run saved there started from {found[0]}: toolchoice run {shell_path(found[0])} --replay {shell_path(replay)}{flags}"
 
 
 def _named(path: Path) -> bool:

@@ -64,6 +64,10 @@ def trace(
                               hint="add --scenario-out FILE, or drop --force")
     if scenario_out is not None and str(scenario_out) == "-":  # stdout, as `init -` (it wrote a file named -, and
         scenario_out = None  # suggested `render -`, which reads stdin)
+    if provider is not None:  # `-p openai,anthropic` was an unknown provider, `-p all` told what Python passes
+        from .inputs import one_provider
+
+        provider = one_provider(provider, "trace", "name the one API the recorded requests went to")
     if scenario_out is not None:
         _writable(scenario_out, force, file)  # before the reading: a file that is there is said before any work
     redact = output_redactor()  # a key pasted into a recorded message is not printed

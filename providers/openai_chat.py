@@ -439,8 +439,10 @@ def _url(ctx: Context, host: Host, body: dict[str, Any]) -> str:
         deployment = settings.deployment or (ctx.options.model or settings.model)
         if not deployment:
             deployment = "YOUR-DEPLOYMENT"
-            ctx.ledger.warning("endpoint.placeholder", "providers.azure.deployment is not set: the URL shows "
-                               "YOUR-DEPLOYMENT; set it (or model) to your deployment's name")
+            if not (ctx.options.base_url or settings.base_url):  # a base URL replaces the deployment's path: the
+                # URL showed no YOUR-DEPLOYMENT, which this said it did (a mock's URL, as openai's base_url takes)
+                ctx.ledger.warning("endpoint.placeholder", "providers.azure.deployment is not set: the URL shows "
+                                   "YOUR-DEPLOYMENT; set it (or model) to your deployment's name")
         from urllib.parse import quote  # Azure only: render's start-up does not import it
 
         base = base.format(endpoint=ep, deployment=_path_segment(deployment, quote))

@@ -40,15 +40,15 @@ def read_file(path: str | Path, what: str = "input", *, limit: str = "file_bytes
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
-        raise ToolchoiceError(f"{name}: no such file", hint="check the path") from None
+        raise ToolchoiceError(f"{name}: no such file", hint=_missing_hint(name)) from None
     except IsADirectoryError:
-        raise ToolchoiceError(f"{name}: is a directory, not a {what} file", hint=f"name a {_EXAMPLE.get(what, 'file')}") from None
+        raise _a_directory(name, what) from None
     except OSError as exc:
         raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
-            raise ToolchoiceError(f"{name}: is a directory, not a {what} file", hint=f"name a {_EXAMPLE.get(what, 'file')}")
+            raise _a_directory(name, what)
         if not stat.S_ISREG(mode) and (regular_only or stat.S_ISSOCK(mode)):
             kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
             raise ToolchoiceError(f"{name}: is {kind}, not a regular {what} file (reading it could wait, or go on, "
@@ -72,6 +72,34 @@ def read_file(path: str | Path, what: str = "input", *, limit: str = "file_bytes
         raise TooLarge(f"{name}: larger than {limits.larger_than(cap, limit)}, not a {what} file",
                        hint=limits.raise_hint(limit))
     return b"".join(chunks)
+
+
+def _siblings(folder: str, most: int = 1000) -> list[str]:
+    """The names of a folder's first ``most`` entries (a huge folder is not listed whole for a hint)."""
+    try:
+        with os.scandir(folder or ".") as entries:
+            return [entry.name for _, entry in zip(range(most), entries)]
+    except OSError:
+        return []
+
+
+def _missing_hint(name: str) -> str:
+    """`configs/weather.yml` for configs/weather.yaml: the name beside it that is nearest, else "check the path"."""
+    import difflib
+
+    folder, base = os.path.split(name)
+    near = difflib.get_close_matches(base, _siblings(folder), n=1, cutoff=0.8) if base else []
+    return f"did you mean {os.path.join(folder, near[0])}?" if near else "check the path"
+
+
+def _a_directory(name: str, what: str) -> ToolchoiceError:
+    """A folder named where a file goes; for scenarios, one of the files inside (`compare configs`: "name a .yaml
+    file" left the user to look for one)."""
+    hint = f"name a {_EXAMPLE.get(what, 'file')}"
+    found = sorted(n for n in _siblings(name) if n.endswith((".yaml", ".yml"))) if what == "scenario" else []
+    if found:
+        hint += f" in it, such as {os.path.join(name, found[0])} ({len(found)} there)"
+    return ToolchoiceError(f"{name}: is a directory, not a {what} file", hint=hint)
 
 
 def read_at_most(stream: Any, cap: int) -> Any:

@@ -627,6 +627,10 @@ def provider_hint(word: str) -> str:
     def letters(text: str) -> str:
         return re.sub(r"[^a-z0-9]", "", text.lower())
 
+    parts = [part.strip() for part in word.split(",")]
+    if len(parts) > 1 and all(part in CAPABILITIES for part in parts):  # a comma list where one id goes (a providers:
+        # key, a Python caller's string, `mock -p`): "did you mean anthropic?" dropped the first of them
+        return f"one provider id here, not a list: give {' and '.join(parts)} each its own"
     key = letters(word)
     if key in _FRAMEWORKS:  # -p langchain: the framework's name for the API it sends to
         dialect = _FRAMEWORKS[key]

@@ -87,6 +87,10 @@ class LoopRun:
         given = [m for s in self.steps for m in s.results]
         return len(given), sum(1 for m in given if m.is_error)
 
+    def first_error(self) -> tuple[int, Message] | None:
+        """The first error result the model read, with its step (the errors line quotes it)."""
+        return next(((s.number, m) for s in self.steps for m in s.results if m.is_error), None)
+
     @property
     def terminated(self) -> bool:
         """The loop ended by itself (an answer without a call, or the stop tool), not by a limit or a failure."""

@@ -132,6 +132,16 @@ def is_recording(path: str | os.PathLike[str]) -> bool:
         return False
 
 
+def saved_start(folder: str | os.PathLike[str]) -> tuple[str, str] | None:
+    """The scenario file a run --save folder's first loop started from, and that loop's provider (its transcript,
+    FOLDER/<provider>/loop-NNN/scenario.yaml, names the file); None where the folder holds none."""
+    from pathlib import Path
+
+    transcript = next(iter(sorted(Path(folder).glob("*/loop-*/scenario.yaml"))[:1]), None)
+    started = transcript_of(transcript) if transcript is not None else None
+    return (started, transcript.parent.parent.name) if started is not None and transcript is not None else None
+
+
 def transcript_scenario(scenario: Scenario, history: list[Message]) -> str:
     """The scenario with the loop's full history as its messages, as YAML that `render`, `send`
     and `run` read as it is (the loop: section kept as written)."""

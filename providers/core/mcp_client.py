@@ -122,7 +122,8 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
         if last:  # the server may print its arguments or environment: what was read is never shown, nor its first
             from .redaction import Redactor, printable  # part where the cut at 200 falls inside it (hidden, then cut)
 
-            last = " ".join(printable(hide_echoes(Redactor(secrets).text(last), short)).split())[:200]
+            last = " ".join(printable(hide_echoes(Redactor(secrets).text(last), short)).split())
+            last = last if len(last) <= 200 else last[:199] + "…"  # the cut marked
         message = hide_echoes(exc.message + (f"; the server's last stderr line: {last}" if last else ""), short)
         again = ToolchoiceError(message, hint=exc.hint)
         again.hint_parts, again.names = exc.hint_parts, exc.names  # the hint's argument: `tools --timeout`
@@ -227,9 +228,13 @@ class _StderrTail:
 
 def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> dict[str, Any]:
     """``tools/list`` of a streamable-HTTP server at ``url``; ``$NAME`` in header values comes from the environment."""
-    from .request_parts import redact_url, url_problem
+    from .request_parts import http_url_fault, redact_url, url_problem
 
     who = f"mcp_url: {url}"  # as written: a key in the path is a $NAME, read here and redacted from every message
+    fault = http_url_fault(url, base=False)  # as written (its $NAMEs unread): `127.0.0.1:8000/mcp` was httpx's
+    if fault is not None and not fault[1]:  # "UnsupportedProtocol: Request URL is missing an 'http://' ..."
+        raise ToolchoiceError(f"mcp_url {fault[0]}", hint=f"with its scheme: http://{url.strip()}" if "://" not in url
+                              else "give the server's whole URL, as http://127.0.0.1:8000/mcp")
     secrets: dict[str, str] = {}
     read = resolve_env(url, who, "the URL", secrets)
     problem = url_problem(read, base=False)  # as a hosted mcp tool's server_url: a key there would show everywhere

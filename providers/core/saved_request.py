@@ -143,11 +143,17 @@ def describe(number: int, file: Path) -> dict[str, Any]:
     # pitfall.forced_after_tool_result, mock.result_dropped, ...), codes only: the messages are in the reply file
     if isinstance(line.get("status"), int):
         row["status"] = line["status"]
-    calls = [c.get("name") for c in line.get("calls") or () if isinstance(c, dict)]
+    # a mock's or proxy's line has calls and a verdict word; send --save's reply file, the parsed reply and the
+    # verdict record (its calls were read as none: "answered: text" for a sample that called the tool)
+    parsed = line.get("reply") if isinstance(line.get("reply"), dict) else {}
+    calls = [c.get("name") for c in line.get("calls") or parsed.get("tool_calls") or () if isinstance(c, dict)]
     if calls or line.get("status") == 200:
         row["answered"] = calls or "text"
-    if isinstance(line.get("verdict"), str):
-        row["verdict"] = line["verdict"]
+    verdict = line.get("verdict")
+    if isinstance(verdict, dict) and isinstance(verdict.get("category"), str):
+        verdict = verdict["category"]
+    if isinstance(verdict, str):
+        row["verdict"] = verdict
     results = [r for r in line.get("results") or () if isinstance(r, dict)]
     if results:  # each result's call and the sample whose answer made it, as the mock's pretty line writes them
         row["results"] = [f"{r.get('id')}←#{r.get('from') if r.get('from') is not None else '?'}" for r in results]

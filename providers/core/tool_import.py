@@ -154,6 +154,7 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
         if at and not exc.path:  # no such file: say which scenario line asked for it
             raise ToolchoiceError(f"from: {exc.message}", path=at[0], line=at[1], hint=exc.hint) from None
         raise
+    _not_a_program(path, shown, at)
     lines = _json_lines(text)
     if lines is not None:
         data: Any = [entry for entry, _ in lines]
@@ -178,6 +179,26 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
         except ValueError:  # not JSON either: the reader's one line (a bare raise here raised the JSON error, exit 70)
             raise problem from None
         return _imported(data, shown, lambda where: None, name, text)
+
+
+PROGRAMS = {".py": "python", ".js": "node", ".mjs": "node", ".cjs": "node"}  # an MCP server's source, by suffix
+
+
+def _not_a_program(path: Path, shown: str, at: tuple[str, int] | None) -> None:
+    """An MCP server's own source given as the tool file (`toolchoice tools server.py`, `from: server.py`): it was
+    read as YAML, "invalid YAML: mapping values are not allowed here (quote a value that holds ': ' ...)"."""
+    import shlex
+
+    runner = PROGRAMS.get(path.suffix.lower())
+    if runner is None:
+        return
+    command = f"{runner} {shlex.quote(shown)}"
+    if at:
+        raise ToolchoiceError(f"from: {shown} is a program, not a tool file", path=at[0], line=at[1],
+                              hint=f"an MCP server's tools: from: {{mcp: {json.dumps(command)}}} (a dry run starts "
+                                   "it with --live-mcp)")
+    raise ToolchoiceError(f"{shown} is a program, not a tool file",
+                          hint=f"an MCP server's tools: toolchoice tools --mcp {shlex.quote(command)}")
 
 
 def _json_document(text: str, name: str) -> Any:

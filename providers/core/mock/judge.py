@@ -31,6 +31,7 @@ NOT_API_ERRORS = frozenset({"env.not_allowed", "strict.refused", "tool_choice.un
 _QUIET = frozenset({"model.default", "tool_choice.unset", "tool_choice.mapped", "tool_choice.spelling",
                     "max_tokens.default", "strict.mapped", "thinking.budget", "thinking.adaptive", "thinking.effort",
                     "parallel.default", "stream.requested",
+                    "endpoint.placeholder",  # the URL toolchoice would write; the client's came to this server
                     "tools.over_limit"})  # judged on the body as sent (judge): a re-render may group tools otherwise
 MOCK_TEXT = "toolchoice mock: a text answer (no tool call)."
 
