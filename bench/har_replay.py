@@ -21,7 +21,9 @@ A conversation is followed over the file's first 200 calls (trace_har.LISTED): a
 Each child also counts, without timing, the messages the shared readers read (``msgs read``): the histories of the
 bodies ``saved_request.read_request`` (each call's import) and ``har_conversations.follow`` (each call judged as the
 mock judges it) were given, beside the messages of the conversation (``msgs``): a reading that reads each message
-once has the two alike; one that reads each call's whole history has msgs read ≈ msgs × steps / 2.
+once has the two alike; one that reads each call's whole history has msgs read ≈ msgs × steps / 2. ``loader read``:
+the messages the scenario loader read (``scenario_messages._assistant`` and ``_tool_result`` called) over the imports
+(trial 21d: each call's read on from the previous call's, ``saved_prefix``: ≈ msgs).
 
 ``trace FILE.har``'s listing (``trace_har.import_har``: every call imported and its reply judged, the conversations
 followed) is timed the same way, in a child of its own (``--trace``), its digest the listing's JSON.
@@ -157,6 +159,15 @@ def exchanges_counted(*args, **kwargs):
         read[0] += history(exchange.body)
         yield exchange
 trace_har.exchanges = exchanges_counted
+from toolchoice.providers.core import scenario_messages
+loader = [0]  # the messages the scenario loader read (an assistant turn, a tool result), each call's check
+def loaded(function):
+    def wrapper(*args, **kwargs):
+        loader[0] += 1
+        return function(*args, **kwargs)
+    return wrapper
+scenario_messages._assistant = loaded(scenario_messages._assistant)
+scenario_messages._tool_result = loaded(scenario_messages._tool_result)
 start = time.process_time()
 trace_har.read_har(path, "openai")
 reading = time.process_time() - start
@@ -171,7 +182,7 @@ else:
     (transcript,) = replay.transcripts
     said = repr((scenario, transcript.bodies, transcript.replies))
 digest = hashlib.sha256(said.encode()).hexdigest()[:16]
-print(json.dumps({"reading": reading, "replay": took, "digest": digest, "read": read[0]}))
+print(json.dumps({"reading": reading, "replay": took, "digest": digest, "read": read[0], "loader": loader[0]}))
 """
 
 
@@ -216,8 +227,9 @@ def main() -> None:
         what = "run --replay FILE.har's reading" if mode == "replay" else "trace FILE.har's listing"
         print(f"{what}, CPU s in a child, median of {args.rounds} rounds; x reading: its time over read_har's in "
               "the same child")
-        print(f"| steps | MB | side | reading s | {mode} s | x reading | ms per step | msgs | msgs read | same output |")
-        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        print(f"| steps | MB | side | reading s | {mode} s | x reading | ms per step | msgs | msgs read | loader read "
+              "| same output |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for n in sizes:
             digests = {r["digest"] for side in sides for r in runs[mode, side, n]}
             for side in sides:
@@ -226,6 +238,7 @@ def main() -> None:
                 took = statistics.median(r["replay"] for r in done)
                 print(f"| {n} | {megabytes[n]:.1f} | {side} | {reading:.3f} | {took:.3f} | "
                       f"{took / reading:.1f} | {took / min(n, 200) * 1000:.1f} | {messages[n]} | {done[0]['read']} | "
+                      f"{done[0]['loader']} | "
                       f"{'yes' if len(digests) == 1 else 'NO'} |")
         for side in sides:  # growth: a linear reading doubles with twice the steps, a quadratic one quadruples
             medians = [statistics.median(r["replay"] for r in runs[mode, side, n]) for n in sizes]

@@ -514,16 +514,21 @@ def _settings(read: Any, document: dict[str, Any], notes: list[LedgerEntry], pro
 _YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]")
 
 
+def _escaped(text: str) -> str:
+    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def _check(file: Path, data: dict[str, Any], memo: dict[str, Any] | None = None) -> Any:
     """The scenario the loader reads from ``data``; ``memo``: read once for the same data (``build`` checks it,
     renders it back before extra is known, and again after, when extra is there). The last few read are kept
     (``_READ``): a HAR's call is checked by ``build`` and again by its verdict (trace_har.verdict_of), the same text."""
+    from .saved_prefix import resumed
     from .scenario import _loaded
     from .yaml_input import MAX_DEPTH, _json_deeper_than
 
     # JSON text kept readable, but for what YAML's reader refuses (DEL, C1, U+FFFE/FFFF, a lone surrogate) or reads
     # as a line break (NEL, LS, PS: folded in a quoted scalar): escaped, which valid JSON allows in a string
-    text = _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False))
+    text = _escaped(json.dumps(data, ensure_ascii=False))
     if memo is not None and text in memo:
         return memo[text]
     # a tools: [{from: FILE}] reads a file, which may change: read again each time
@@ -535,7 +540,9 @@ def _check(file: Path, data: dict[str, Any], memo: dict[str, Any] | None = None)
             memo[text] = scenario
         return scenario
     try:  # json.dumps of data within MAX_DEPTH: libyaml composes it without looking for either bound again
-        scenario = _loaded(text, str(file), shallow=not _json_deeper_than(data, MAX_DEPTH))
+        # (its conversation read on from the previous request's, where it starts with the same messages)
+        scenario = resumed(str(file), data, _escaped) or _loaded(text, str(file),
+                                                                 shallow=not _json_deeper_than(data, MAX_DEPTH))
     except ToolchoiceError as exc:
         error = ToolchoiceError(f"{file}: the saved request does not make a valid scenario: {exc.message}",
                                 hint=exc.hint)

@@ -93,14 +93,38 @@ def _text(r: _Reader, node: yaml.Node, role: str) -> str:
     return r.string(node, "content", empty_ok=True)
 
 
-def read_messages(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Message, ...], list[tuple[str, str, _Loc]]]:
-    """The conversation, and the system/developer messages it starts with (role, content, where)."""
+class Reading:
+    """``read_messages``' state after a list's messages: the messages read, the system/developer messages they start
+    with, the calls made so far (id -> (tool name, line)) and those answered. Given to ``read_messages``, it is carried
+    on: a list that starts with the messages it read is read from where they end (saved_prefix: a recorded agent's
+    calls, each the previous one's messages and more)."""
+
+    __slots__ = ("messages", "leading", "calls", "answered")
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+        self.leading: list[tuple[str, str, _Loc]] = []
+        self.calls: dict[str, tuple[str, int]] = {}
+        self.answered: set[str] = set()
+
+    def copy(self) -> Reading:
+        other = Reading()
+        other.messages, other.leading = list(self.messages), list(self.leading)
+        other.calls, other.answered = dict(self.calls), set(self.answered)
+        return other
+
+
+def read_messages(r: _Reader, node: yaml.Node | None, reading: Reading | None = None
+                  ) -> tuple[tuple[Message, ...], list[tuple[str, str, _Loc]]]:
+    """The conversation, and the system/developer messages it starts with (role, content, where). ``reading``: the
+    state of the messages before ``node``'s, carried on (it gets those read here)."""
+    reading = Reading() if reading is None else reading
     if node is None or (isinstance(node, yaml.ScalarNode) and r.value(node) is None):
-        return (), []
-    messages: list[Message] = []
-    leading: list[tuple[str, str, _Loc]] = []  # system/developer messages before the conversation
-    calls: dict[str, tuple[str, int]] = {}  # id -> (tool name, line)
-    answered: set[str] = set()
+        return tuple(reading.messages), reading.leading
+    messages = reading.messages
+    leading = reading.leading  # system/developer messages before the conversation
+    calls = reading.calls  # id -> (tool name, line)
+    answered = reading.answered
     for item in r.sequence(node, "messages"):
         loc = r.loc(item)
         fields = r.mapping(item, "a message")
