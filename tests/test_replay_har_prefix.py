@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from cli import run_cli
+from har_loops import loop_har
 from toolchoice.providers.core import saved_prefix, scenario_messages, trace_har, trace_har_replay, yaml_input
 from toolchoice.providers.core.model import ToolchoiceError
 
@@ -24,35 +25,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SESSION = ROOT / "tests" / "data" / "har" / "sdk-session.har"
 CALLS = 20
 KEY = "sk-proj-prefixReads0123456789abcdefABCDEF"
-
-
-def _loop_har(path: Path, calls: int, odd: dict[int, dict[str, Any]] | None = None) -> Path:
-    """openai-python's loop of ``calls`` calls, each the previous one's messages, the reply's turn and its result;
-    ``odd``: a message the app added at call N (after the history it carries)."""
-    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
-        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
-    messages: list[dict[str, Any]] = [{"role": "system", "content": "Be brief."},
-                                      {"role": "user", "content": "Weather in every city?"}]
-    entries = []
-    for n in range(1, calls + 1):
-        last = n == calls
-        call = {"id": f"call_{n}", "type": "function",
-                "function": {"name": "get_weather", "arguments": json.dumps({"city": f"city {n}"})}}
-        message = ({"role": "assistant", "content": "done"} if last else
-                   {"role": "assistant", "content": f"step {n}", "tool_calls": [call]})
-        sent = [*messages, odd[n]] if odd and n in odd else messages
-        body = {"model": "gpt-4o-mini", "messages": sent, "tools": tools, "tool_choice": "auto" if last else "required"}
-        reply = {"id": f"chatcmpl-{n}", "object": "chat.completion", "model": "gpt-4o-mini",
-                 "choices": [{"index": 0, "message": message, "finish_reason": "stop" if last else "tool_calls"}]}
-        entries.append({"request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions",
-                                    "headers": [{"name": "Authorization", "value": f"Bearer {KEY}"}],
-                                    "postData": {"mimeType": "application/json", "text": json.dumps(body)}},
-                        "response": {"status": 200, "content": {"mimeType": "application/json",
-                                                                "text": json.dumps(reply)}},
-                        "time": 2})
-        messages = [*messages, message, {"role": "tool", "tool_call_id": call["id"], "content": f"result {n}: 3 C"}]
-    path.write_text(json.dumps({"log": {"version": "1.2", "entries": entries}}), encoding="utf-8")
-    return path
 
 
 def _whole(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -78,7 +50,7 @@ def test_each_message_is_read_once_over_the_replay_not_once_a_later_call(monkeyp
     """The scenario loader's message readers (an assistant turn, a tool result), counted over a replay of 20 calls:
     a reading of each call's whole history calls them 2 + 4 + ... + 38 = 380 times; read on from the previous call's,
     about once a message of the last call's 39, and once more for the replay's own scenario (step 1's)."""
-    path = _loop_har(tmp_path / "loop.har", CALLS)
+    path = loop_har(tmp_path / "loop.har", CALLS, KEY, system="Be brief.", step_text=True)
     saved_prefix._LAST.clear()
     counts = {"read": 0, "resumed": 0, "new": 0}
     for name in ("_assistant", "_tool_result"):
@@ -110,7 +82,7 @@ def test_a_resumed_reading_gives_each_call_the_scenario_of_its_whole_text(monkey
     """Every call of the recorded SDK session (four APIs) and of a loop with odd calls (an added user turn, a result
     for no call, a call's turn changed) imports to the same scenario data, notes or error either way."""
     odd = {5: {"role": "user", "content": "and Paris?"}, 9: {"role": "tool", "tool_call_id": "nope", "content": "x"}}
-    loop = _loop_har(tmp_path / "odd.har", 12, odd)
+    loop = loop_har(tmp_path / "odd.har", 12, KEY, system="Be brief.", step_text=True, odd=odd)
     changed = json.loads(loop.read_text())
     body = json.loads(changed["log"]["entries"][7]["request"]["postData"]["text"])
     body["messages"][2]["content"] = "step one, said otherwise"  # call 8 changes what call 1's reply said
@@ -128,7 +100,7 @@ def test_a_resumed_reading_gives_each_call_the_scenario_of_its_whole_text(monkey
 def test_the_readers_bounds_are_the_whole_texts(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, bound: str) -> None:
     """The loader's bounds (values read, characters of text) are counted over a call's whole scenario: read in parts,
     a call each part of which is within them and the whole not is refused as it was, naming the same bound."""
-    path = _loop_har(tmp_path / "loop.har", 12)
+    path = loop_har(tmp_path / "loop.har", 12, KEY, system="Be brief.", step_text=True)
     if bound == "values":
         monkeypatch.setattr(yaml_input, "MAX_VALUES", 160)
     else:
@@ -154,7 +126,7 @@ def test_run_replay_says_the_same_bytes_as_the_whole_reading(monkeypatch: pytest
     """`run --replay` of the recorded SDK session's conversations (on their API and on another) and of a 20-call loop
     with a key in its headers: stdout, stderr and exit status as when each call was read whole."""
     env = {"COLUMNS": "80", "NO_COLOR": "1", "PATH": "/usr/bin:/bin"}
-    loop = _loop_har(tmp_path / "loop.har", CALLS)
+    loop = loop_har(tmp_path / "loop.har", CALLS, KEY, system="Be brief.", step_text=True)
     other = [a for a in args[args.index("-p"):] if a != "--stream"]  # the loop recorded no stream
     commands = [["run", "--replay", str(SESSION), *args], ["run", "--replay", str(loop), *other]]
 

@@ -12,44 +12,17 @@ a loop: each request the previous one's messages, the reply's assistant turn and
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from har_loops import loop_har
 from toolchoice.providers.core import saved_request, trace_har, trace_har_replay
 from toolchoice.providers.core.mock import judge as judge_module
 
 CALLS = 20
 KEY = "sk-proj-readsOnce0123456789abcdefABCDEF"  # the HAR's key: its redactor is built, as for any real HAR
-
-
-def _loop_har(path: Path, calls: int) -> Path:
-    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
-        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
-    messages: list[dict[str, Any]] = [{"role": "user", "content": "Weather in every city?"}]
-    entries = []
-    for n in range(1, calls + 1):
-        last = n == calls
-        call = {"id": f"call_{n}", "type": "function",
-                "function": {"name": "get_weather", "arguments": json.dumps({"city": f"city {n}"})}}
-        message = ({"role": "assistant", "content": "done"} if last else
-                   {"role": "assistant", "content": None, "tool_calls": [call]})
-        body = {"model": "gpt-4o-mini", "messages": messages, "tools": tools,
-                "tool_choice": "auto" if last else "required"}
-        reply = {"id": f"chatcmpl-{n}", "object": "chat.completion", "model": "gpt-4o-mini",
-                 "choices": [{"index": 0, "message": message, "finish_reason": "stop" if last else "tool_calls"}]}
-        entries.append({"request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions",
-                                    "headers": [{"name": "Authorization", "value": f"Bearer {KEY}"}],
-                                    "postData": {"mimeType": "application/json",
-                                                                "text": json.dumps(body)}},
-                        "response": {"status": 200, "content": {"mimeType": "application/json",
-                                                                "text": json.dumps(reply)}},
-                        "time": 2})
-        messages = [*messages, message, {"role": "tool", "tool_call_id": call["id"], "content": f"result {n}: 3 C"}]
-    path.write_text(json.dumps({"log": {"version": "1.2", "entries": entries}}), encoding="utf-8")
-    return path
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, counts: dict[str, list[Any]],
@@ -65,7 +38,7 @@ def _counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, counts: d
 
 def test_each_call_of_the_conversation_is_read_once_by_each_reader(monkeypatch: pytest.MonkeyPatch,
                                                                    tmp_path: Path) -> None:
-    path = _loop_har(tmp_path / "loop.har", CALLS)
+    path = loop_har(tmp_path / "loop.har", CALLS, KEY)
     counts: dict[str, list[Any]] = {}
     _counting(monkeypatch, saved_request, "read_request", counts, lambda args: str(args[0]))  # the entry's label
     _counting(monkeypatch, judge_module, "judge", counts, lambda args: len(args[2]["messages"]))
@@ -88,7 +61,7 @@ def test_each_message_of_the_history_is_redacted_once_not_once_a_call(monkeypatc
     not once for each later call that carries it (at step 20 the first result was read 19 times)."""
     from toolchoice.providers.core import key_looks
 
-    path = _loop_har(tmp_path / "loop.har", CALLS)
+    path = loop_har(tmp_path / "loop.har", CALLS, KEY)
     results = {f"result {n}: 3 C": 0 for n in range(1, CALLS)}
     redact = key_looks.redact_patterns
 
