@@ -143,3 +143,47 @@ def test_the_line_is_that_of_the_innermost_object_holding_the_key_twice() -> Non
     assert (caught.value.key, caught.value.line) == ("e", 3)
     assert json_loads('{"a": {"a": {"a": 1}}, "b": [{"a": 1}, {"a": 2}]}', object_pairs_hook=unique_keys) == {
         "a": {"a": {"a": 1}}, "b": [{"a": 1}, {"a": 2}]}  # the same name in other objects is no duplicate
+
+
+# ---- trace FILE: JSON text the exporter wrote inside a span (reported or refused, never read as its last key) -------
+
+def _genai_trace(tmp_path: Path, messages: str, tools: str) -> Path:
+    span = {"traceId": "0" * 31 + "1", "spanId": "0" * 15 + "1", "name": "chat m", "kind": 3,
+            "startTimeUnixNano": "1", "endTimeUnixNano": "2", "attributes": [
+                {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+                {"key": "gen_ai.provider.name", "value": {"stringValue": "openai"}},
+                {"key": "gen_ai.input.messages", "value": {"stringValue": messages}},
+                {"key": "gen_ai.tool.definitions", "value": {"stringValue": tools}}]}
+    return _write(tmp_path, "trace.json", json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}))
+
+
+HI = '[{"role": "user", "parts": [{"type": "text", "content": "hi"}]}]'
+GENAI_TOOL = '[{"type": "function", "name": "get_time", "parameters": {"type": "object"}}]'
+
+
+def test_tool_definitions_naming_a_key_twice_are_a_finding_not_the_last_name(tmp_path: Path) -> None:
+    tools = GENAI_TOOL.replace('"name": "get_time"', '"name": "get_time", "name": "get_weather"')
+    done = run_cli(["trace", str(_genai_trace(tmp_path, HI, tools))], env=user_env(columns=400))
+    assert done.returncode == 0, done.stderr
+    assert "get_weather" not in done.stdout.split("\ndescription:")[1]  # no tool read as the last of the two names
+    (said,) = [line for line in done.stdout.splitlines() if "gen_ai.tool.definitions" in line]
+    assert said.startswith("# warning") and 'names the key "name" twice' in said
+
+
+def test_messages_naming_a_key_twice_are_refused_saying_so_not_as_content_not_captured(tmp_path: Path) -> None:
+    messages = HI.replace('"content": "hi"', '"content": "hi", "content": "bye"')
+    said = refused_saying(run_cli(["trace", str(_genai_trace(tmp_path, messages, GENAI_TOOL))], env=user_env()),
+                          "trace.json:")
+    assert 'gen_ai.input.messages is JSON whose object at its line 1 names the key "content" twice' in said
+
+
+def test_a_tool_spans_parameters_naming_a_key_twice_are_refused_naming_the_file(tmp_path: Path) -> None:
+    trace = json.loads((ROOT / "tests" / "data" / "traces" / "openinference-openai-agents-2.6.0.json").read_text(
+        encoding="utf-8"))
+    spans = [s for r in trace["resourceSpans"] for c in r["scopeSpans"] for s in c["spans"]]
+    found = [a for s in spans for a in s["attributes"] if a["key"] == "tool.parameters"]
+    found[0]["value"] = {"stringValue": found[0]["value"]["stringValue"].replace(
+        '"properties":', '"properties": {}, "properties":', 1)}
+    path = _write(tmp_path, "trace.json", json.dumps(trace))
+    said = refused_saying(run_cli(["trace", str(path)], env=user_env()), "trace.json:")
+    assert 'tool.parameters: the key "properties" is written twice' in said
