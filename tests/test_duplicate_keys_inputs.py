@@ -187,3 +187,25 @@ def test_a_tool_spans_parameters_naming_a_key_twice_are_refused_naming_the_file(
     path = _write(tmp_path, "trace.json", json.dumps(trace))
     said = refused_saying(run_cli(["trace", str(path)], env=user_env()), "trace.json:")
     assert 'tool.parameters: the key "properties" is written twice' in said
+
+
+def test_a_har_request_body_naming_a_key_twice_is_refused_not_read_as_required(tmp_path: Path) -> None:
+    """The body the program sent names tool_choice twice: which one the API read is not known, so none is chosen."""
+    body = ('{"model": "gpt-4o", "tool_choice": "auto", "tool_choice": "required", "messages": [{"role": "user", '
+            '"content": "hi"}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": '
+            '{"type": "object"}}}]}')
+    reply = REPLY.replace('"name": "get_weather", ', "")
+    entry = {"startedDateTime": "2026-01-01T00:00:00Z", "time": 1,
+             "request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions",
+                         "httpVersion": "HTTP/1.1", "headers": [{"name": "content-type", "value": "application/json"}],
+                         "queryString": [], "cookies": [], "headersSize": -1, "bodySize": len(body),
+                         "postData": {"mimeType": "application/json", "text": body}},
+             "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1",
+                          "headers": [{"name": "content-type", "value": "application/json"}], "cookies": [],
+                          "content": {"size": len(reply), "mimeType": "application/json", "text": reply},
+                          "redirectURL": "", "headersSize": -1, "bodySize": len(reply)},
+             "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}
+    path = _write(tmp_path, "run.har", json.dumps({"log": {"version": "1.2", "creator": {"name": "t", "version": "1"},
+                                                           "entries": [entry]}}))
+    said = refused_saying(run_cli(["trace", str(path)], env=user_env()), "run.har log.entries[0]")
+    assert 'request.postData.text: the key "tool_choice" is written twice' in said
