@@ -209,3 +209,25 @@ def test_a_har_request_body_naming_a_key_twice_is_refused_not_read_as_required(t
                                                            "entries": [entry]}}))
     said = refused_saying(run_cli(["trace", str(path)], env=user_env()), "run.har log.entries[0]")
     assert 'request.postData.text: the key "tool_choice" is written twice' in said
+
+
+# ---- a stream the server wrote: a finding, read as the SDKs read it -------------------------------------------------
+
+CHUNK = ('data: {"id": "x", "object": "chat.completion.chunk", "model": "m", "choices": [{"index": 0, "delta": '
+         '{"role": "assistant", "tool_calls": [{"index": 0, "id": "c1", "type": "function", "function": {"name": '
+         '"get_weather", "name": "get_time", "arguments": ""}}]}, "finish_reason": null}]}\n\n'
+         'data: {"id": "x", "object": "chat.completion.chunk", "model": "m", "choices": [{"index": 0, "delta": '
+         '{"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]}, "finish_reason": "tool_calls"}]}\n\n')
+
+
+def test_a_stream_event_naming_a_key_twice_is_a_finding_once(tmp_path: Path) -> None:
+    """openai-python reads each event with json.loads (the last "name": get_time); so does toolchoice, and says so."""
+    second = CHUNK.replace('"c1"', '"c2"').replace('"index": 0, "id"', '"index": 1, "id"').replace(
+        '[{"index": 0, "function"', '[{"index": 1, "function"')
+    path = _write(tmp_path, "reply.sse", CHUNK + second + "data: [DONE]\n\n")
+    done = run_cli(["parse", str(path), "-p", "openai", "--stream", "-f", "json"], env=user_env())
+    assert done.returncode == 0, done.stdout  # benign: the stream was read whole, as the SDK reads it
+    document = json.loads(done.stdout)
+    assert [c["name"] for c in document["reply"]["tool_calls"]] == ["get_time", "get_time"]
+    said = [f for f in json.dumps(document).split('"stream.duplicate_key"')[1:]]
+    assert len(said) == 1 and 'names the key \\"name\\" twice' in said[0]
