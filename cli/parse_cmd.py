@@ -60,13 +60,17 @@ def read_body(path: Path) -> tuple[Any, str]:
     else:
         text = read_bytes(path, "give a saved response body (JSON)", "name one sample-NNN.response.json file").decode(
             "utf-8-sig", errors="replace")
-    from toolchoice.providers.core.bounded import TooManyDigits, Unreadable, digits_line, json_loads
+    from toolchoice.providers.core.bounded import (DuplicateKey, TooManyDigits, Unreadable, digits_line, json_loads,
+                                                   unique_keys)
 
     try:
-        return json_loads(text), text
+        return json_loads(text, object_pairs_hook=unique_keys), text
     except Unreadable as exc:  # nested too deeply, or an integer past Python's digit limit: said, not "non-JSON"
         line = digits_line(text) if isinstance(exc, TooManyDigits) else None
         raise ToolchoiceError(str(exc), path=str(path), line=line) from None
+    except DuplicateKey as exc:  # json.loads kept the last and judged a reply that is not the one saved
+        raise ToolchoiceError(str(exc), path=str(path), line=exc.line,
+                              hint="JSON readers differ on which one counts: keep one of them") from None
     except ValueError:
         from toolchoice.providers.core.sniff import scenario_given
 

@@ -215,10 +215,61 @@ def digits_line(text: str) -> int | None:
     return text.count("\n", 0, found.start()) + 1 if found else None
 
 
+class DuplicateKey(ValueError):
+    """A JSON object naming one key twice. Python's decoder keeps the last value and drops the first without a
+    word (RFC 8259 section 4: "The names within an object SHOULD be unique"; readers differ on which one counts).
+    ``line``: where that object opens in the text, when known."""
+
+    def __init__(self, key: str, line: int | None = None) -> None:
+        super().__init__(f"the key {json.dumps(key, ensure_ascii=False)} is written twice in one object")
+        self.key = key
+        self.line = line
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` for the JSON decoder: the object, or ``DuplicateKey`` when a name comes twice."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(key)
+            seen.add(key)
+    return out
+
+
+def duplicate_line(text: str, at: int = 0) -> int | None:
+    """The line where the first object of ``text`` (read from ``at``) that names a key twice opens: the text read
+    again by the standard library's pure-Python scanner, which tells where each object starts. For the failure
+    path only (the C scanner, used otherwise, does not say)."""
+    from json.decoder import JSONObject
+    from json.scanner import py_make_scanner
+
+    found: list[int] = []
+
+    def parse_object(s_and_end: tuple[str, int], *args: Any) -> Any:
+        try:
+            return JSONObject(s_and_end, *args)
+        except DuplicateKey:
+            if not found:  # the innermost object raises first
+                found.append(s_and_end[0].count("\n", 0, s_and_end[1]) + 1)
+            raise
+
+    decoder = json.JSONDecoder(object_pairs_hook=unique_keys)
+    decoder.parse_object = parse_object  # type: ignore[attr-defined]
+    decoder.scan_once = py_make_scanner(decoder)
+    try:
+        decoder.raw_decode(text, at)
+    except (ValueError, RecursionError):
+        pass
+    return found[0] if found else None
+
+
 def json_loads(text: str | bytes, **kwargs: Any) -> Any:
     """``json.loads`` that never recurses past the json_depth limit: deeper text raises ``TooDeep``
     (a ValueError, like any text that is not JSON) instead of RecursionError; an integer past Python's
-    digit limit raises ``TooManyDigits``."""
+    digit limit raises ``TooManyDigits``. With ``object_pairs_hook=unique_keys``, a key written twice raises
+    ``DuplicateKey`` with the line of its object."""
     if not depth_ok(text):
         raise TooDeep(f"the JSON nests too deeply: more than {limits.shown('json_depth')}; "
                       f"{limits.raise_hint('json_depth')}")
@@ -226,6 +277,10 @@ def json_loads(text: str | bytes, **kwargs: Any) -> Any:
         return json.loads(text, **kwargs)
     except RecursionError:
         raise TooDeep(f"the JSON nests too deeply for this interpreter's stack ({limits.shown('json_depth')})") from None
+    except DuplicateKey as exc:
+        if exc.line is None:
+            exc.line = duplicate_line(text if isinstance(text, str) else text.decode("utf-8", "replace"))
+        raise
     except ValueError as exc:
         digits = digits_past_limit(exc)
         if digits is None:
@@ -336,7 +391,7 @@ def json_documents(text: str, name: str, *, hint: str | None = None, lines: bool
     limit, nested past json_depth. ``each(line, document)`` is called as each document is read, before the next:
     the caller's refusal of one (or of one too many) stops the reading there (8 MB of ``{}`` lines, 2.8 million
     documents at ~10 us each, were all read before the first was refused)."""
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(object_pairs_hook=unique_keys, parse_constant=no_constant)
     cap = limits.get("json_depth")
     found: list[tuple[int, Any]] = []
     at = len(text) - len(text.lstrip())
@@ -355,9 +410,15 @@ def json_documents(text: str, name: str, *, hint: str | None = None, lines: bool
         except RecursionError:  # the C scanner's own bound, past the interpreter's stack
             raise ToolchoiceError(f"nests deeper than {cap} levels", path=name, line=line,
                                   hint=limits.raise_hint("json_depth")) from None
+        except DuplicateKey as exc:  # the decoder would keep the last and drop the first without a word
+            raise ToolchoiceError(str(exc), path=name, line=duplicate_line(text, at) or line,
+                                  hint="keep one of them") from None
         except ValueError as exc:
             digits = digits_past_limit(exc)
-            if digits is None:
+            if digits is None:  # NaN, Infinity: the decoder takes them, JSON (RFC 8259) has no such numbers
+                if str(exc).endswith("is not a JSON value"):
+                    raise ToolchoiceError(f"not JSON ({exc})", path=name, line=line,
+                                          hint="write null, or the number as a string") from None
                 raise
             raise ToolchoiceError(str(digits), path=name, line=digits_line(text), hint=hint) from None
         if _too_deep_value(value, cap):

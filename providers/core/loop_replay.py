@@ -277,7 +277,8 @@ def _not_linked(path: Path) -> Path:
 
 
 def _transcript(base: Path, provider: str) -> Transcript:
-    from .bounded import json_value, read_file  # bounded: a transcript is read like any other input
+    from .bounded import DuplicateKey, json_loads, no_constant, read_file, unique_keys  # read like any other input
+    from .model import ToolchoiceError
 
     bodies: dict[int, tuple[int, bytes, str]] = {}
     replies: dict[int, dict[str, Any]] = {}
@@ -288,7 +289,10 @@ def _transcript(base: Path, provider: str) -> Transcript:
         if reply_file.is_file():
             _not_linked(reply_file)
             try:
-                loaded = json_value(read_file(reply_file, "transcript"))
+                loaded = json_loads(read_file(reply_file, "transcript"), parse_constant=no_constant,
+                                    object_pairs_hook=unique_keys)
+            except DuplicateKey as exc:  # json.loads would replay the last of the two and drop the first unsaid
+                raise ToolchoiceError(str(exc), path=str(reply_file), line=exc.line, hint="keep one of them") from None
             except ValueError as exc:
                 raise _unreplayable(f": {reply_file} is not JSON: {exc}") from None
             if not isinstance(loaded, dict) or not isinstance(loaded.get("reply", {}), dict):

@@ -33,7 +33,7 @@ import struct
 import zlib
 from typing import Any, Iterator, Literal, NamedTuple
 
-from .bounded import depth_ok
+from .bounded import DuplicateKey, depth_ok, unique_keys
 from .stream_assembly import Finding
 
 Framing = Literal["sse", "ndjson", "eventstream"]
@@ -297,14 +297,22 @@ class EventStreamDecoder:
 # ---- bytes -> events -------------------------------------------------------------------------
 
 
-def json_or_none(text: str, depth: int | None = None) -> Any:
+def json_or_none(text: str, depth: int | None = None, twice: set[str] | None = None) -> Any:
     """The parsed JSON, or None. No NaN/Infinity (not JSON); nothing deeper than json_depth (None too).
     ``depth``: that limit, read once by a caller that parses many events (reading it costs more than
-    parsing a small event)."""
+    parsing a small event). An object naming a key twice is read as the SDKs' ``json.loads`` reads it (the last
+    one), the key added to ``twice`` for the caller to say so."""
     if not depth_ok(text, depth):
         return None
     try:
         return _JSON.decode(text)
+    except DuplicateKey as exc:
+        if twice is not None:
+            twice.add(exc.key)
+        try:
+            return _LAST.decode(text)
+        except (ValueError, RecursionError):
+            return None
     except (ValueError, RecursionError):
         return None
 
@@ -325,7 +333,16 @@ def _not_json(word: str) -> Any:
     raise ValueError(f"{word} is not JSON")
 
 
-_JSON = json.JSONDecoder(parse_constant=_not_json)  # one decoder: json.loads with an argument makes one a call
+_JSON = json.JSONDecoder(parse_constant=_not_json, object_pairs_hook=unique_keys)  # one decoder: json.loads with
+_LAST = json.JSONDecoder(parse_constant=_not_json)  # an argument makes one a call; _LAST: the last of two equal keys
+
+
+def duplicate_key(key: str) -> Finding:
+    """An event's data naming ``key`` twice in one object: the server's JSON (RFC 8259 section 4: names SHOULD be
+    unique), read as Python's json.loads reads it (the last), which other readers need not."""
+    return Finding("stream.duplicate_key", f"an event's data names the key {json.dumps(key, ensure_ascii=False)} "
+                   "twice in one object: read as the Python SDKs' json.loads reads it, the last of the two (RFC 8259: "
+                   "names should be unique; other readers may keep the first, or refuse it)")
 
 
 def inexact_done(text: str) -> Finding:
@@ -363,6 +380,9 @@ class EventDecoder:
         self.max_bytes = limits.get("stream_bytes")
         self.depth = limits.get("json_depth")
         self.seen = 0
+        self.twice: set[str] = set()  # keys an event's object named twice, each said once
+        self.told: set[str] = set()
+        self.said = 0
         line = limits.get("stream_line_bytes")
         if framing == "sse":
             self._decoder: Any = SSEDecoder(line)
@@ -437,19 +457,23 @@ class EventDecoder:
                         self.findings.append(inexact_done(text))
                     out.append(Event(name, None, "[DONE]", at))
                     continue
-                data = json_or_none(text, self.depth)
+                data = json_or_none(text, self.depth, self.twice)
                 if data is None and text.lstrip()[:1] in ("{", "["):
                     self.findings.append(not_json("an event's data", text))
                 out.append(Event(name, data, text, at))
         elif self.framing == "ndjson":
             for text in items:
-                data = json_or_none(text, self.depth)
+                data = json_or_none(text, self.depth, self.twice)
                 if data is None and text != "null":
                     self.findings.append(not_json("an NDJSON line", text))
                 out.append(Event(None, data, text, at))
         else:
             for message in items:
                 out.append(_aws_event(message, at))
+        if len(self.twice) > self.said:  # a key an event's object named twice: said once, where first met
+            self.findings.extend(duplicate_key(key) for key in sorted(self.twice - self.told))
+            self.told |= self.twice
+            self.said = len(self.twice)
         return out
 
 

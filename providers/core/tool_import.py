@@ -155,7 +155,7 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
             raise ToolchoiceError(f"from: {exc.message}", path=at[0], line=at[1], hint=exc.hint) from None
         raise
     _not_a_program(path, shown, at)
-    lines = _json_lines(text)
+    lines = _json_lines(text, name)
     if lines is not None:
         data: Any = [entry for entry, _ in lines]
         return _imported(data, shown, lambda where: lines[where[0]][1] if where else 1, name, text,
@@ -175,7 +175,7 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
         if read:
             raise
         try:  # JSON that YAML cannot read (tabs for indentation): read it as JSON, lines unknown
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_unique_keys(name))
         except ValueError:  # not JSON either: the reader's one line (a bare raise here raised the JSON error, exit 70)
             raise problem from None
         return _imported(data, shown, lambda where: None, name, text)
@@ -209,11 +209,25 @@ def _json_document(text: str, name: str) -> Any:
     if start not in ("{", "["):
         return None
     try:
-        return bounded.json_loads(text, parse_constant=_no_constant)
+        return bounded.json_loads(text, parse_constant=_no_constant, object_pairs_hook=bounded.unique_keys)
     except bounded.TooDeep as exc:
         raise ToolchoiceError(str(exc), path=name, line=1) from None
+    except bounded.DuplicateKey as exc:  # json.loads would keep the last and drop the first without a word
+        raise ToolchoiceError(str(exc), path=name, line=exc.line, hint="keep one of them") from None
     except ValueError:
         return None
+
+
+def _unique_keys(name: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """``bounded.unique_keys`` refusing in one line naming the file (the line is not known on this path)."""
+    from . import bounded
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        try:
+            return bounded.unique_keys(pairs)
+        except bounded.DuplicateKey as exc:
+            raise ToolchoiceError(str(exc), path=name, hint="keep one of them") from None
+    return hook
 
 
 def _no_constant(word: str) -> Any:
@@ -228,8 +242,9 @@ def _json_line_of(text: str, name: str, where: DataPath) -> int | None:
         return None
 
 
-def _json_lines(text: str) -> list[tuple[Any, int]] | None:
-    """JSON Lines (BFCL's function doc files): one JSON object per line; None when it is not that."""
+def _json_lines(text: str, name: str) -> list[tuple[Any, int]] | None:
+    """JSON Lines (BFCL's function doc files): one JSON object per line; None when it is not that. A key written
+    twice in a line's object: one line naming the file and that line."""
     from . import bounded
 
     rows = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
@@ -238,7 +253,10 @@ def _json_lines(text: str) -> list[tuple[Any, int]] | None:
     out = []
     for n, line in rows:
         try:
-            out.append((bounded.json_loads(line, parse_constant=_no_constant), n))
+            out.append((bounded.json_loads(line, parse_constant=_no_constant,
+                                           object_pairs_hook=bounded.unique_keys), n))
+        except bounded.DuplicateKey as exc:
+            raise ToolchoiceError(str(exc), path=name, line=n, hint="keep one of them") from None
         except ValueError:
             return None
     return out

@@ -202,7 +202,7 @@ def _spoken(path: str) -> bool:
 
 def document(har: Har, call: Call) -> dict[str, Any]:
     """The call as a saved request: its url, its JSON body (``postData.text``) and its ``*-beta`` headers."""
-    from .bounded import json_value, no_constant
+    from .bounded import DuplicateKey, json_loads, no_constant, unique_keys
 
     post = call.request.get("postData")
     text = post.get("text") if isinstance(post, dict) else None
@@ -210,9 +210,13 @@ def document(har: Har, call: Call) -> dict[str, Any]:
         raise ToolchoiceError(f"{where(har.file, call.index)}: {call.method} {_path(call.url)} has no "
                               "request.postData.text (the body as sent)", hint="save the HAR with the request bodies")
     try:  # a text json_value read before is read again without its depth scan (a call's body is read ~5 times)
-        body = json.loads(text, parse_constant=no_constant) if text in har.bodies_read else json_value(text)
+        body = json.loads(text, parse_constant=no_constant, object_pairs_hook=unique_keys) if text in har.bodies_read \
+            else json_loads(text, parse_constant=no_constant, object_pairs_hook=unique_keys)
         if isinstance(har.bodies_read, set):
             har.bodies_read.add(text)
+    except DuplicateKey as exc:  # the request as sent names a key twice: which one the API read is not known
+        raise ToolchoiceError(f"{where(har.file, call.index)}: request.postData.text: {exc} (line {exc.line} of the "
+                              "body)", hint="the API reads one of them, unknown which: send it with one") from None
     except ValueError as exc:
         raise ToolchoiceError(f"{where(har.file, call.index)}: request.postData.text is not JSON "
                               f"({str(exc).splitlines()[0][:120]})", hint="the body of an API request is JSON") from None

@@ -125,10 +125,13 @@ def llm_calls(spans: list[Span]) -> list[LlmCall]:
 
 
 def _json(value: Any) -> Any:
-    """A JSON text attribute read (structured values pass as they are); undecodable text stays text."""
+    """A JSON text attribute read (structured values pass as they are); undecodable text stays text, and so does
+    an object naming one key twice (json.loads kept the last and dropped the first unsaid): ``_unreadable`` says so."""
     if isinstance(value, str):
+        from .bounded import unique_keys
+
         try:
-            return _bounded(json.loads(value), "an attribute")
+            return _bounded(json.loads(value, object_pairs_hook=unique_keys), "an attribute")
         except (ValueError, RecursionError):
             return value
     return value
@@ -360,6 +363,17 @@ def _unreadable(span: Span) -> tuple[str, ...]:
     places += [(f"{name} {key}", attrs.get(key)) for name, attrs in span.events for key in _JSON_EVENT_KEYS]
     for where, value in places:
         if isinstance(value, str) and value.lstrip()[:1] in ("[", "{") and not isinstance(_json(value), (dict, list)):
+            from .bounded import DuplicateKey, json_loads, unique_keys
+
+            try:
+                json_loads(value, object_pairs_hook=unique_keys)
+            except DuplicateKey as exc:  # the exporter wrote one object with a name twice: which one counts is not said
+                found.append(f"the recorded {where} is JSON whose object at its line {exc.line} names the key "
+                             f"{json.dumps(exc.key, ensure_ascii=False)} twice (RFC 8259: names should be unique; "
+                             "readers keep different ones): it is not read")
+                continue
+            except (ValueError, RecursionError):
+                pass
             found.append(f"the recorded {where} is not JSON ({len(value)} characters; an exporter's attribute "
                          "length limit may have cut it): it is not read")
     return tuple(found)

@@ -70,6 +70,11 @@ def select(path: Path, calls: list[LlmCall], trace_id: str | None) -> list[Traje
         raise ToolchoiceError(f"{path}: no LLM spans (neither OpenInference nor OTel GenAI chat spans)",
                               hint="export the trace of an instrumented LLM client")
     if not any(c.messages or c.output for c in calls):
+        said = next((n for c in calls for n in c.untravelled or () if n.endswith("it is not read")), None)
+        if said is not None:  # captured, but not JSON that reads as written (cut, or a key written twice)
+            raise ToolchoiceError(f"{path}: the LLM spans carry no messages that read: {said}",
+                                  hint="the exporter wrote the attribute so: fix the instrumentation or its limits, "
+                                       "and export the trace again")
         raise ToolchoiceError(f"{path}: the LLM spans carry no messages: content was not captured",
                               hint="record with content capture on (OTel GenAI: "
                                    "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT; OpenInference captures it "
@@ -389,7 +394,11 @@ def import_trace(path: str | os.PathLike[str], trace_id: str | None = None) -> l
     if len(runs) > 1:
         return runs
     traces = {c.span.trace_id for c in runs[0].calls}
-    return [build(path, runs[0], executed_tools(spans, traces), tool_outputs(spans, traces))]
+    try:
+        executed = executed_tools(spans, traces)
+    except ToolchoiceError as exc:  # a TOOL span's parameters that do not read: the file they are in
+        raise ToolchoiceError(f"{path}: {exc.message}", hint=exc.hint) from None
+    return [build(path, runs[0], executed, tool_outputs(spans, traces))]
 
 
 def replay_trace(path: Path, trace_id: str | None, provider: str) -> tuple[Scenario, Any]:

@@ -51,14 +51,16 @@ def executed_tools(spans: list[Span], trace_ids: set[str]) -> dict[str, dict[str
 
 def _object(value: Any) -> dict[str, Any] | None:
     if isinstance(value, str):
-        from .bounded import TooDeep, json_loads
+        from .bounded import DuplicateKey, TooDeep, json_loads, unique_keys
 
-        try:
-            value = json_loads(value)  # never recurses past the json_depth limit (json's decoder would)
-        except TooDeep as exc:
+        try:  # never recurses past the json_depth limit (json's decoder would); a key twice is not read as the last
+            value = json_loads(value, object_pairs_hook=unique_keys)
+        except (TooDeep, DuplicateKey) as exc:
             from .model import ToolchoiceError
 
-            raise ToolchoiceError(f"a TOOL span's tool.parameters: {exc}", hint="not a trace export") from None
+            raise ToolchoiceError(f"a TOOL span's tool.parameters: {exc}", hint="the exporter wrote it so: fix the "
+                                  "instrumentation and export the trace again" if isinstance(exc, DuplicateKey)
+                                  else "not a trace export") from None
         except ValueError:
             return None
     return value if isinstance(value, dict) and value.get("type") == "object" else None
