@@ -43,8 +43,12 @@ import pytest
 # Imported once in the parent before the fork: each is used by files that land on every worker (a dump of the
 # modules each xdist worker had loaded at the end of a full run found all of them in all three). Only for a run of
 # SUITE_SIZED files or more (a run of a few files imports what they use, as before), and only where installed.
+# pydantic_ai (0.50 s CPU with the others loaded: test_pydantic_ai_wire, test_proxy_wire, test_dialect_extra_choice,
+# trace_recorder) and mistralai.client (0.22 s: twelve files) are imported inside tests of files that land on
+# different workers: once here instead of in each worker, and in what tests/forked_cli.py forks.
 SHARED = ("openai", "anthropic", "google.genai", "mcp", "botocore.session", "agents", "langchain_core.messages",
-          "langchain_openai", "langchain_anthropic", "hypothesis", "jsonschema", "opentelemetry.sdk.trace")
+          "langchain_openai", "langchain_anthropic", "hypothesis", "jsonschema", "opentelemetry.sdk.trace",
+          "pydantic_ai", "mistralai.client")
 SUITE_SIZED = 20
 TEST_SECONDS = int(os.environ.get("TOOLCHOICE_TEST_SECONDS", "600"))  # a test past this is hung: stacks said, worker ends
 # Where each test's CPU seconds go when set: a tab-separated line per test (node id, its worker's own CPU, its waited-for
