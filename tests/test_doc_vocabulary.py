@@ -24,7 +24,8 @@ CODE_ARGUMENT = {"info": 0, "warning": 0, "error": 0, "Finding": 0, "keep": 0, "
 # dotted names in backticks in the docs that are keys, fields or attributes, not codes
 NOT_CODES = {"loop.json", "tool.strict", "tool_choice.disable_parallel_tool_use", "loop.after_call", "loop.max_steps", "loop.narrow", "loop.stop", "loop.steps", "loop.results",
              "tool_choice.name", "mock.records", "mock.base_url", "reasoning.effort", "thinking.type",
-             "tool.name", "tool.description", "tool.parameters"}  # OpenInference TOOL span attributes (traces.md)
+             "tool.name", "tool.description", "tool.parameters",  # OpenInference TOOL span attributes (traces.md)
+             "reply.choices", "reply.reasoning"}  # a Reply's fields, beside the code reply.duplicate_key
 
 
 def _constants(node: ast.AST) -> list[str]:

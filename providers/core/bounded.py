@@ -288,6 +288,33 @@ def json_loads(text: str | bytes, **kwargs: Any) -> Any:
         raise digits from None
 
 
+def json_loads_twice(text: str | bytes, **kwargs: Any) -> tuple[Any, tuple[str, ...]]:
+    """A server's JSON: ``json_loads`` reading a key written twice in one object as the official SDKs'
+    ``json.loads`` reads it (the last of the two), with each key so written (once, in the order met) for the caller
+    to say so. Never refused: a server's duplicate is not the user's mistake (``unique_keys`` is for the user's)."""
+    twice: dict[str, None] = {}
+
+    def last(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(pairs)
+        if len(out) != len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    twice[key] = None
+                seen.add(key)
+        return out
+
+    return json_loads(text, object_pairs_hook=last, **kwargs), tuple(twice)
+
+
+def keys_twice(data: bytes) -> tuple[str, ...]:
+    """The keys a server's JSON ``data`` names twice in one object (``json_loads_twice``); () when it is not JSON."""
+    try:
+        return json_loads_twice(data.decode("utf-8", "replace"), parse_constant=no_constant)[1]
+    except ValueError:
+        return ()
+
+
 def unreadable(text: str) -> Unreadable | None:
     """Why ``text``, which failed to parse, is JSON this program cannot read (too deep, an integer past Python's
     digit limit), or None when it is simply not JSON (or no object or array). For the failure path only: it parses

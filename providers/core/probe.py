@@ -326,6 +326,9 @@ def _evidence(samples: list[Any], provider: str) -> tuple[str, float | None]:
         categories[s.verdict["category"]] = categories.get(s.verdict["category"], 0) + 1
     if len(categories) > 1 or (categories and "obeyed" not in categories):
         parts.append(", ".join(f"{c} {n}/{len(samples)}" for c, n in categories.items()))
+    twice = sum(1 for s in samples if s.verdict.get("findings"))  # a server's key named twice (verdict.with_twice)
+    if twice:
+        parts.append(f"reply.duplicate_key in {twice}/{len(samples)}: judged on the last of a key named twice")
     latencies = [s.latency_ms for s in samples if s.latency_ms is not None]
     return "; ".join(parts), percentile(latencies, 50)
 

@@ -243,6 +243,10 @@ def judge(job: Job, index: int, response: Any) -> Sample:
 
             reply = reply._replace(error=repeated_path(reply.error, job.translation.request.url))
     judged = verdict(job.scenario, reply, job.translation)
+    if getattr(response, "twice", ()):  # the body names a key twice: judged on the last, said beside the verdict
+        from .verdict import with_twice
+
+        judged = with_twice(judged, response.twice)
     # ... then every text derived from it redacted, so replies, verdicts and probe evidence are safe to
     # show and save; raw_text/raw_json stay as received and are redacted where they are shown or saved
     redactor = getattr(response, "redactor", None)

@@ -244,7 +244,7 @@ def import_call(har: Har, call: Call, judged: bool = True) -> Any:
     label = Path(where(har.file, call.index))
     saved = read_request(label, call.method, _path(call.url), document(har, call), call.provider,
                          hint="the entry's request is not one toolchoice reads; pick another sample")
-    return saved._replace(notes=[*saved.notes, *((_judged(har, call, saved),) if judged else ()), *notes(har)])
+    return saved._replace(notes=[*saved.notes, *(_judged(har, call, saved) if judged else ()), *notes(har)])
 
 
 def notes(har: Har) -> list[LedgerEntry]:
@@ -271,19 +271,24 @@ def notes(har: Har) -> list[LedgerEntry]:
     return said
 
 
-def _judged(har: Har, call: Call, saved: Any) -> LedgerEntry:
+def _judged(har: Har, call: Call, saved: Any) -> tuple[LedgerEntry, ...]:
     """``har.reply``: the recorded response read as the provider's reply and judged against the request's
-    tool_choice; or said why it is not (no body recorded, a stream that does not assemble)."""
-    reply, how = recorded_reply(har, call)
+    tool_choice; or said why it is not (no body recorded, a stream that does not assemble). Then each key its JSON
+    names twice in one object (``reply.duplicate_key``: read and judged on the last, as the SDKs read it)."""
+    from .bounded import keys_twice
+    from .verdict import twice_said
+
+    reply, how, found, _ = read_response(har, call)
     if reply is None:
-        return LedgerEntry("info", "har.reply", f"not judged: {how}")
+        return (LedgerEntry("info", "har.reply", f"not judged: {how}"),)
+    twice = twice_said(keys_twice(found[1]) if found else (), "the recorded response")  # read once more: listing only
     if reply.error is not None:
-        return LedgerEntry("warning", "har.reply", f"the recorded response ({how}) is an error: "
-                           f"{reply.error.one_line(call.provider)}")
+        return (LedgerEntry("warning", "har.reply", f"the recorded response ({how}) is an error: "
+                            f"{reply.error.one_line(call.provider)}"), *twice)
     judged = verdict_of(saved, call.provider, reply)
     words = "; ".join(judged["reasons"][:3]) or ", ".join(c.name for c in reply.tool_calls) or "no call"
-    return LedgerEntry("info" if judged["obeyed"] else "warning", "har.reply",
-                       f"the recorded response ({how}): {judged['category']}: {words}")
+    return (LedgerEntry("info" if judged["obeyed"] else "warning", "har.reply",
+                        f"the recorded response ({how}): {judged['category']}: {words}"), *twice)
 
 
 def verdict_of(saved: Any, provider: str, reply: Any) -> dict[str, Any]:

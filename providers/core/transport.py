@@ -162,6 +162,7 @@ class Response:
     stopped: str | None = None  # why no retry followed a retryable answer (a Retry-After too long, ...)
     redactor: Redactor = field(default_factory=lambda: Redactor({}), repr=False)
     encoding: str | None = None  # the charset the server named, if any
+    twice: tuple[str, ...] = ()  # keys the body's JSON names twice in one object (read as the SDKs do: the last)
 
     @property
     def text(self) -> str:
@@ -451,20 +452,22 @@ def parse_body(raw: bytes, encoding: str | None) -> Any:
     return _decode(raw, encoding)[1]
 
 
-def _decode(raw: bytes, encoding: str | None) -> tuple[str, Any, str | None]:
-    """The body as received: its text, its JSON (or None) and why it is not JSON. Never redacted:
-    parsing reads the real bytes."""
+def _decode(raw: bytes, encoding: str | None) -> tuple[str, Any, str | None, tuple[str, ...]]:
+    """The body as received: its text, its JSON (or None), why it is not JSON, and the keys it names twice in
+    one object (``bounded.json_loads_twice``: the last kept, as the SDKs read it). Never redacted: parsing reads
+    the real bytes."""
     text = decode_body(raw, encoding)
     if not text.strip():
-        return text, None, "empty body"
-    from .bounded import Unreadable, json_loads, no_constant
+        return text, None, "empty body", ()
+    from .bounded import Unreadable, json_loads_twice, no_constant
 
     try:
-        return text, json_loads(text, parse_constant=no_constant), None
+        body, twice = json_loads_twice(text, parse_constant=no_constant)
+        return text, body, None, twice
     except Unreadable as exc:
-        return text, None, f"not JSON this program can read: {exc}"
+        return text, None, f"not JSON this program can read: {exc}", ()
     except ValueError as exc:
-        return text, None, f"not JSON: {exc}"
+        return text, None, f"not JSON: {exc}", ()
 
 
 class _Attempts:
@@ -533,7 +536,7 @@ class _Attempts:
     def _final(self, status: int | None, headers: Mapping[str, str], raw: bytes, encoding: str | None,
                error: str | None) -> Response:
         redactor = self.prepared.redactor
-        body, json_error = (None, None) if status is None else _decode(raw, encoding)[1:]
+        body, json_error, twice = (None, None, ()) if status is None else _decode(raw, encoding)[1:]
         return Response(
             status=status,
             headers={k.lower(): redactor.text(printable(v)) for k, v in headers.items()},
@@ -542,7 +545,7 @@ class _Attempts:
             latency_ms=self.attempts[-1].latency_ms if self.attempts else 0.0,
             elapsed_ms=(time.perf_counter() - self.started) * 1000.0,
             attempts=self.attempts, transport_error=error, stopped=self._stopped(status, headers),
-            redactor=redactor,
+            redactor=redactor, twice=twice,
         )
 
     def _stopped(self, status: int | None, headers: Mapping[str, str]) -> str | None:

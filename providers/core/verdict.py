@@ -285,6 +285,35 @@ def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = 
     return result
 
 
+TWICE_SAID = 20  # keys a reply names twice said one by one (a server writing thousands is said in one more line)
+
+
+def with_twice(judged: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """A verdict beside a reply whose JSON names ``keys`` twice in one object (``transport.Response.twice``): judged
+    on the last of the two, as the official SDKs' ``json.loads`` reads it; each key said once (``twice_said``) in the
+    verdict's ``findings`` (only when there is one: other verdicts keep their exact JSON) and as a reason."""
+    said = twice_said(keys)
+    return {**judged, "reasons": [*judged["reasons"], *(e.message for e in said)],
+            "findings": [*judged.get("findings", ()), *(e.to_json() for e in said)]}
+
+
+def twice_said(keys: tuple[str, ...], what: str = "the reply") -> list[Any]:
+    """``reply.duplicate_key``, a warning a key ``what`` (a server's JSON) names twice in one object: read and judged on
+    the last of the two. Not refused: the server wrote it, not the user."""
+    import json
+
+    from .model import LedgerEntry
+
+    said = [LedgerEntry("warning", "reply.duplicate_key", f"{what} names the key "
+                        f"{json.dumps(key, ensure_ascii=False)} twice in one object: judged on the last of the two, as "
+                        "the official SDKs' json.loads reads it (RFC 8259: names should be unique; other readers may "
+                        "keep the first, or refuse it)") for key in keys[:TWICE_SAID]]
+    if len(keys) > TWICE_SAID:
+        said.append(LedgerEntry("warning", "reply.duplicate_key", f"and {len(keys) - TWICE_SAID:,} more keys "
+                                f"{what} names twice in one object, each judged on the last"))
+    return said
+
+
 def _server_notes(reply: Reply) -> list[str]:
     """What the provider ran itself (tool searches, MCP calls, programs) and a structured stop, said
     beside the verdict so that a reply without a function call is not read as the model doing nothing."""
