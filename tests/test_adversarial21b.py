@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from cli import run_cli, user_env
 from toolchoice.providers.core import bounded
 from toolchoice.providers.core.model import ToolchoiceError
 
@@ -244,3 +245,33 @@ def test_the_resumed_reading_of_a_growing_conversation_is_the_whole_reading() ->
                 assert got == whole(data), json.dumps(data)
                 compared += 1
     assert compared > 60
+
+
+# ---- a huge key named twice: quoted cut, in every message that names it ------------------------------------------
+
+def test_a_key_of_200000_characters_written_twice_is_quoted_cut() -> None:
+    key = "Q" * 200_000
+    with pytest.raises(bounded.DuplicateKey) as caught:
+        bounded.json_loads(json.dumps({key: 1})[:-1] + f', "{key}": 2}}', object_pairs_hook=bounded.unique_keys)
+    assert caught.value.key == key and len(str(caught.value)) < 200 and "QQQ…\" is written twice" in str(caught.value)
+
+
+def test_trace_tool_definitions_naming_a_huge_key_twice_warn_in_a_short_line(tmp_path) -> None:
+    """The trace's warning comment quoted the whole key: a line of 200 KB in the scenario written out."""
+    key = "Q" * 200_000
+    tools = ('[{"type": "function", "name": "get_time", "%s": 1, "%s": 2, "parameters": {"type": "object"}}]'
+             % (key, key))
+    span = {"traceId": "0" * 31 + "1", "spanId": "0" * 15 + "1", "name": "chat m", "kind": 3,
+            "startTimeUnixNano": "1", "endTimeUnixNano": "2", "attributes": [
+                {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+                {"key": "gen_ai.provider.name", "value": {"stringValue": "openai"}},
+                {"key": "gen_ai.input.messages", "value": {"stringValue":
+                                                           '[{"role": "user", "parts": [{"type": "text", '
+                                                           '"content": "hi"}]}]'}},
+                {"key": "gen_ai.tool.definitions", "value": {"stringValue": tools}}]}
+    path = tmp_path / "trace.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}), encoding="utf-8")
+    done = run_cli(["trace", str(path)], env=user_env())
+    assert done.returncode == 0, done.stderr
+    (said,) = [line for line in done.stdout.splitlines() if "gen_ai.tool.definitions" in line]
+    assert "twice" in said and len(said) < 600 and max(len(line) for line in done.stdout.splitlines()) < 600

@@ -221,9 +221,17 @@ class DuplicateKey(ValueError):
     ``line``: where that object opens in the text, when known."""
 
     def __init__(self, key: str, line: int | None = None) -> None:
-        super().__init__(f"the key {json.dumps(key, ensure_ascii=False)} is written twice in one object")
+        super().__init__(f"the key {key_shown(key)} is written twice in one object")
         self.key = key
         self.line = line
+
+
+KEY_SHOWN = 120  # characters of a key a message quotes: a key of 200,000 made a warning line of 200 KB
+
+
+def key_shown(key: str) -> str:
+    """``key`` as a message quotes it: JSON text, a long key cut and the cut marked."""
+    return json.dumps(key if len(key) <= KEY_SHOWN else key[:KEY_SHOWN - 1] + "…", ensure_ascii=False)
 
 
 def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -33,7 +33,7 @@ import struct
 import zlib
 from typing import Any, Iterator, Literal, NamedTuple
 
-from .bounded import DuplicateKey, depth_ok, unique_keys
+from .bounded import DuplicateKey, depth_ok, key_shown, unique_keys
 from .stream_assembly import Finding
 
 Framing = Literal["sse", "ndjson", "eventstream"]
@@ -346,8 +346,7 @@ MORE_TWICE = Finding("stream.duplicate_key", f"more keys are named twice in even
 def duplicate_key(key: str) -> Finding:
     """An event's data naming ``key`` twice in one object: the server's JSON (RFC 8259 section 4: names SHOULD be
     unique), read as Python's json.loads reads it (the last), which other readers need not. A long key is cut."""
-    shown = json.dumps(key if len(key) <= 120 else key[:119] + "…", ensure_ascii=False)
-    return Finding("stream.duplicate_key", f"an event's data names the key {shown} "
+    return Finding("stream.duplicate_key", f"an event's data names the key {key_shown(key)} "
                    "twice in one object: read as the Python SDKs' json.loads reads it, the last of the two (RFC 8259: "
                    "names should be unique; other readers may keep the first, or refuse it)")
 
