@@ -275,3 +275,27 @@ def test_trace_tool_definitions_naming_a_huge_key_twice_warn_in_a_short_line(tmp
     assert done.returncode == 0, done.stderr
     (said,) = [line for line in done.stdout.splitlines() if "gen_ai.tool.definitions" in line]
     assert "twice" in said and len(said) < 600 and max(len(line) for line in done.stdout.splitlines()) < 600
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16"])
+def test_json_bytes_with_a_bom_naming_a_key_twice_say_the_line(encoding: str) -> None:
+    """json.loads reads bytes with a BOM (and UTF-16); their line was looked for in the bytes decoded as plain UTF-8,
+    where the BOM (or every second NUL) stopped the reading: no line (a step's reply file, run --replay)."""
+    raw = '{"a": 1,\n "b": {"c": 1,\n  "c": 2}}'.encode(encoding)
+    with pytest.raises(bounded.DuplicateKey) as caught:
+        bounded.json_loads(raw, object_pairs_hook=bounded.unique_keys)
+    assert caught.value.line == 2
+
+
+def test_a_replayed_reply_file_with_a_bom_and_a_key_twice_is_refused_at_its_line(tmp_path) -> None:
+    from toolchoice.providers.core import loop
+
+    (tmp_path / "step-01.response.json").write_text(json.dumps({
+        "id": "x", "object": "chat.completion", "model": "gpt-4o", "choices": [{
+            "index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}]}),
+        encoding="utf-8")
+    (tmp_path / "step-01.reply.json").write_text('{"x": 1,\n "reply": {"tool_calls": [],\n "tool_calls": []}}',
+                                                 encoding="utf-8-sig")
+    with pytest.raises(ToolchoiceError) as caught:
+        loop.load_replay(str(tmp_path), "openai")
+    assert "written twice" in str(caught.value) and "step-01.reply.json:2" in str(caught.value)

@@ -308,7 +308,9 @@ def json_loads(text: str | bytes, **kwargs: Any) -> Any:
         raise TooDeep(f"the JSON nests too deeply for this interpreter's stack ({limits.shown('json_depth')})") from None
     except DuplicateKey as exc:
         if exc.line is None:
-            exc.line = duplicate_line(text if isinstance(text, str) else text.decode("utf-8", "replace"))
+            # bytes as json.loads read them (a UTF-8 BOM, UTF-16): decoded "utf-8", the BOM hid the line
+            exc.line = duplicate_line(text if isinstance(text, str) else
+                                      text.decode(json.detect_encoding(text), "replace"))
         raise
     except ValueError as exc:
         digits = digits_past_limit(exc)
