@@ -299,3 +299,10 @@ def test_a_replayed_reply_file_with_a_bom_and_a_key_twice_is_refused_at_its_line
     with pytest.raises(ToolchoiceError) as caught:
         loop.load_replay(str(tmp_path), "openai")
     assert "written twice" in str(caught.value) and "step-01.reply.json:2" in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["{<<: {tool: get_time}, tool: get_weather}", "{<<: {tool: get_time}}"])
+def test_tool_choice_merge_keys_are_refused_in_the_scenario_readers_words(text: str) -> None:
+    """A key merged and written again (YAML's override) was "the key tool is written twice"; a scenario's tool_choice
+    refuses merge keys whole: the option now says the same."""
+    assert _choice_error(text) == "--tool-choice: YAML merge keys (<<) are not supported"

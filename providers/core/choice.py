@@ -334,7 +334,9 @@ def _option_loader() -> Any:
         class OptionLoader(yaml.SafeLoader):
             def construct_mapping(self, node: Any, deep: bool = False) -> Any:
                 if isinstance(node, yaml.MappingNode):
-                    self.flatten_mapping(node)  # merge keys (<<) first, as SafeConstructor does
+                    if any(k.tag == "tag:yaml.org,2002:merge" for k, _ in node.value):  # the scenario reader's words
+                        raise ToolchoiceError("--tool-choice: YAML merge keys (<<) are not supported",  # (a key both
+                                              hint="write the keys out")  # merged and written was "written twice")
                     seen: set[Any] = set()
                     for key_node, _ in node.value:
                         key = self.construct_object(key_node, deep=True)
