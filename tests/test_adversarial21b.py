@@ -306,3 +306,13 @@ def test_tool_choice_merge_keys_are_refused_in_the_scenario_readers_words(text: 
     """A key merged and written again (YAML's override) was "the key tool is written twice"; a scenario's tool_choice
     refuses merge keys whole: the option now says the same."""
     assert _choice_error(text) == "--tool-choice: YAML merge keys (<<) are not supported"
+
+
+def test_a_from_file_name_holding_nul_is_one_line_not_an_internal_error(tmp_path) -> None:
+    """`from: "x\\0y.json"` reached os.open's ValueError (embedded null byte): exit 70, "internal error"."""
+    scenario = tmp_path / "nul.yaml"
+    scenario.write_text('tools: [{from: "x\\0y.json"}]\nmessages: [{role: user, content: hi}]\n', encoding="utf-8")
+    done = run_cli(["render", str(scenario), "-p", "openai"], env=user_env())
+    assert done.returncode == 2 and "internal error" not in done.stderr
+    (line,) = done.stderr.splitlines()
+    assert "nul.yaml:1" in line and "no such file" in line

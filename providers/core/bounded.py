@@ -45,6 +45,9 @@ def read_file(path: str | Path, what: str = "input", *, limit: str = "file_bytes
         raise _a_directory(name, what) from None
     except OSError as exc:
         raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
+    except ValueError:  # a NUL in the name (a scenario's from: "x\0y"): no file has one; was an internal error
+        raise ToolchoiceError(f"{name}: no such file (a file name holds no NUL character)",
+                              hint="check the path") from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
