@@ -316,3 +316,42 @@ def test_a_from_file_name_holding_nul_is_one_line_not_an_internal_error(tmp_path
     assert done.returncode == 2 and "internal error" not in done.stderr
     (line,) = done.stderr.splitlines()
     assert "nul.yaml:1" in line and "no such file" in line
+
+
+def test_the_resumed_reading_refuses_what_the_whole_text_passes_its_text_bound_with(monkeypatch) -> None:
+    """The parts' characters counted against expanded_bytes as the whole text's are: a resumed reading never takes a
+    conversation the whole reading refuses as too much text (a small bound, conversations growing past it)."""
+    from toolchoice.providers.core import saved_prefix
+    from toolchoice.providers.core.saved_request import _escaped
+    from toolchoice.providers.core.scenario import _loaded
+
+    monkeypatch.setenv("TOOLCHOICE_LIMIT_EXPANDED_BYTES", "3000")
+    rng = random.Random(3)
+    compared = refused = 0
+    for _ in range(25):
+        saved_prefix._LAST.clear()
+        conversation: list[Any] = []
+        for _step in range(10):
+            conversation += [{"role": "user", "content": "x" * rng.randrange(10, 400)},
+                             {"role": "assistant", "content": "y" * rng.randrange(1, 50)}]
+            data = {"tools": [{"name": "t" * rng.randrange(1, 60)}],
+                    "messages": [{"role": "system", "content": "s" * rng.randrange(0, 300)}] + conversation}
+            got = saved_prefix.resumed("f.json", data, _escaped)
+            try:
+                want: Any = _loaded(_escaped(json.dumps(data, ensure_ascii=False)), "f.json")
+            except ToolchoiceError:
+                want = None
+                refused += 1
+            if got is not None:
+                assert got == want
+                compared += 1
+    saved_prefix._LAST.clear()
+    assert compared > 20 and refused > 20
+
+
+def test_the_nearest_file_name_is_found_whatever_the_case(tmp_path) -> None:
+    """`toolchoice tools SRV.PY` beside srv.py said "check the path": difflib's ratio of the two is 0.33."""
+    (tmp_path / "srv.py").write_text("print(1)\n", encoding="utf-8")
+    with pytest.raises(ToolchoiceError) as caught:
+        bounded.read_file(tmp_path / "SRV.PY")
+    assert caught.value.hint == f"did you mean {tmp_path / 'srv.py'}?"

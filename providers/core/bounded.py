@@ -91,8 +91,11 @@ def _missing_hint(name: str) -> str:
     import difflib
 
     folder, base = os.path.split(name)
-    near = difflib.get_close_matches(base, _siblings(folder), n=1, cutoff=0.8) if base else []
-    return f"did you mean {os.path.join(folder, near[0])}?" if near else "check the path"
+    names = {}  # compared case-folded: SRV.PY for srv.py was "check the path" (ratio 0.33)
+    for sibling in _siblings(folder):
+        names.setdefault(sibling.casefold(), sibling)
+    near = difflib.get_close_matches(base.casefold(), list(names), n=1, cutoff=0.8) if base else []
+    return f"did you mean {os.path.join(folder, names[near[0]])}?" if near else "check the path"
 
 
 def _a_directory(name: str, what: str) -> ToolchoiceError:
