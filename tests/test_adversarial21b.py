@@ -355,3 +355,26 @@ def test_the_nearest_file_name_is_found_whatever_the_case(tmp_path) -> None:
     with pytest.raises(ToolchoiceError) as caught:
         bounded.read_file(tmp_path / "SRV.PY")
     assert caught.value.hint == f"did you mean {tmp_path / 'srv.py'}?"
+
+
+def test_a_har_body_nested_past_json_depth_is_said_so_not_called_not_json(tmp_path) -> None:
+    """A recorded request nested past json_depth was "request.postData.text is not JSON (the JSON nests too deeply
+    ...)": JSON it is; the bound is what stops it (bounded.Unreadable's words, never "not JSON")."""
+    from har_loops import loop_har
+
+    path = loop_har(tmp_path / "loop.har", 4, "sk-test-" + "a" * 24)
+    har = json.loads(path.read_text(encoding="utf-8"))
+    post = har["log"]["entries"][2]["request"]["postData"]
+    body = json.loads(post["text"])
+    nested: dict[str, Any] = {}
+    inner = nested
+    for _ in range(150):
+        inner["a"] = {}
+        inner = inner["a"]
+    body["metadata"] = nested
+    post["text"] = json.dumps(body)
+    path.write_text(json.dumps(har), encoding="utf-8")
+    done = run_cli(["run", "--replay", str(path), "-p", "openai"], env=user_env())
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert "log.entries[2]" in line and "nests too deeply" in line and "not JSON" not in line
