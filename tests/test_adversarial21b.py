@@ -378,3 +378,20 @@ def test_a_har_body_nested_past_json_depth_is_said_so_not_called_not_json(tmp_pa
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
     assert "log.entries[2]" in line and "nests too deeply" in line and "not JSON" not in line
+
+
+def test_json_starting_with_blank_lines_names_the_line_of_its_key_twice(tmp_path) -> None:
+    """json.loads takes text starting with blank lines, raw_decode (which the line is found with) does not: a tool
+    file or a parse FILE starting with an empty line was refused naming the file only."""
+    from toolchoice.providers.core.tool_import import import_file
+
+    assert bounded.duplicate_line('\n\n {"a": 1,\n "b": {"c": 1, "c": 2}}') == 4
+    path = tmp_path / "tools.json"
+    path.write_text('\n\n[{"name": "a",\n "name": "b"}]\n', encoding="utf-8")
+    with pytest.raises(ToolchoiceError) as caught:
+        import_file(path)
+    assert caught.value.line == 3
+    reply = tmp_path / "reply.json"
+    reply.write_text('\n{"id": "x",\n "id": "y"}', encoding="utf-8")
+    done = run_cli(["parse", str(reply), "-p", "openai"], env=user_env())
+    assert done.returncode == 2 and f"{reply}:2: " in done.stderr

@@ -268,6 +268,7 @@ def duplicate_line(text: str, at: int = 0) -> int | None:
         done += 1
         return unique_keys(pairs)
 
+    at = _SPACE.match(text, at).end()  # json.loads's text may start with blank lines (raw_decode takes none)
     try:
         json.JSONDecoder(object_pairs_hook=counted).raw_decode(text, at)
         return None

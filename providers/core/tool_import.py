@@ -227,8 +227,7 @@ def _unique_keys(name: str, text: str) -> Callable[[list[tuple[str, Any]]], dict
         try:
             return bounded.unique_keys(pairs)
         except bounded.DuplicateKey as exc:
-            at = len(text) - len(text.lstrip())
-            raise ToolchoiceError(str(exc), path=name, line=bounded.duplicate_line(text, at),
+            raise ToolchoiceError(str(exc), path=name, line=bounded.duplicate_line(text),
                                   hint="keep one of them") from None
     return hook
 
