@@ -395,3 +395,16 @@ def test_json_starting_with_blank_lines_names_the_line_of_its_key_twice(tmp_path
     reply.write_text('\n{"id": "x",\n "id": "y"}', encoding="utf-8")
     done = run_cli(["parse", str(reply), "-p", "openai"], env=user_env())
     assert done.returncode == 2 and f"{reply}:2: " in done.stderr
+
+
+def test_a_dev_fd_link_past_any_descriptor_is_refused_not_an_internal_error() -> None:
+    """/dev/fd/N is written to descriptor N (save._stream_named); an N past a C int made os.dup raise OverflowError,
+    which no one caught: exit 70. No descriptor is written here (none has that number)."""
+    from pathlib import Path
+
+    from toolchoice.providers.core.errors import ArgumentError
+    from toolchoice.providers.core.save import write_atomic
+
+    with pytest.raises(ArgumentError) as caught:
+        write_atomic(Path("/dev/fd/99999999999999999999"), "x", "trace_out")
+    assert "Bad file descriptor" in str(caught.value)
