@@ -251,7 +251,7 @@ def test_a_host_toolchoice_does_not_know_says_so_and_p_reads_it(recorded: tuple[
     (lambda h: h["log"]["entries"][1]["request"]["postData"].update(text="{not json"),
      "{file} log.entries[1]: request.postData.text is not JSON"),
     (lambda h: h["log"]["entries"][1]["request"]["postData"].update(text="[" * 150 + "]" * 150),
-     "{file} log.entries[1]: request.postData.text is not JSON (the JSON nests too deeply"),
+     "{file} log.entries[1]: request.postData.text cannot be read: the JSON nests too deeply"),
     (lambda h: h["log"]["entries"][1]["request"].pop("postData"), "{file} log.entries[1]: POST /v1/chat/completions "
      "has no request.postData.text"),
     (lambda h: h["log"]["entries"][1]["request"]["postData"].update(text='{"messages": 3}'),

@@ -334,15 +334,17 @@ def _option_loader() -> Any:
         class OptionLoader(yaml.SafeLoader):
             def construct_mapping(self, node: Any, deep: bool = False) -> Any:
                 if isinstance(node, yaml.MappingNode):
-                    self.flatten_mapping(node)  # merge keys (<<) first, as SafeConstructor does
+                    if any(k.tag == "tag:yaml.org,2002:merge" for k, _ in node.value):  # the scenario reader's words
+                        raise ToolchoiceError("--tool-choice: YAML merge keys (<<) are not supported",  # (a key both
+                                              hint="write the keys out")  # merged and written was "written twice")
                     seen: set[Any] = set()
                     for key_node, _ in node.value:
                         key = self.construct_object(key_node, deep=True)
-                        if isinstance(key, (str, int, float, bool)) and key in seen:
-                            raise ToolchoiceError(f"--tool-choice: the key {quoted(key)} is written twice",
-                                                  hint="keep one of them")
-                        if isinstance(key, (str, int, float, bool)):
-                            seen.add(key)
+                        if isinstance(key, (str, int, float, bool)):  # by type too: 1, 1.0 and true are 3 keys
+                            if (type(key), key) in seen:
+                                raise ToolchoiceError(f"--tool-choice: the key {quoted(key)} is written twice",
+                                                      hint="keep one of them")
+                            seen.add((type(key), key))
                 return super().construct_mapping(node, deep=deep)
 
         _OPTION_LOADER = OptionLoader
@@ -355,13 +357,22 @@ def _json_only(value: Any) -> None:
     import math
 
     seen: set[int] = set()
-    stack = [value]
+    open_: set[int] = set()  # the lists and mappings being walked: an alias back to one is a loop
+    stack: list[Any] = [value]
     while stack:
         item = stack.pop()
+        if isinstance(item, _Done):
+            open_.discard(item.id)
+            continue
         if isinstance(item, (dict, list)):
-            if id(item) in seen:  # an alias met again, or a loop: parse_tool_choice says what it is
+            if id(item) in open_:  # parse_tool_choice quoted it as Python writes a loop ({'tool': [[...]]})
+                raise ToolchoiceError("--tool-choice: a YAML alias refers to a mapping or list that contains it",
+                                      hint="remove the alias loop")
+            if id(item) in seen:  # an alias met again: read once
                 continue
             seen.add(id(item))
+            open_.add(id(item))
+            stack.append(_Done(id(item)))
             if isinstance(item, dict):
                 bad = [k for k in item if not isinstance(k, str)]
                 if bad:
@@ -376,6 +387,14 @@ def _json_only(value: Any) -> None:
         elif not isinstance(item, (str, int, float, bool, type(None))):
             raise ToolchoiceError(f"--tool-choice: a {type(item).__name__} value is not JSON data",
                                   hint="quote it to make it a string")
+
+
+class _Done(int):
+    """``_json_only``'s mark: the list or mapping of this id is walked."""
+
+    @property
+    def id(self) -> int:
+        return int(self)
 
 
 def _bounded(value: Any) -> None:

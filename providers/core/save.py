@@ -6,6 +6,7 @@ starts saving into it, so a reply is never shown next to another run's response.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import threading
@@ -127,6 +128,8 @@ def write_atomic(path: Path, text: str | bytes, argument: str = "save") -> None:
             return
         except OSError as exc:
             raise argument_error(argument, f": cannot write {path}: {exc.strerror}") from None
+        except OverflowError:  # /dev/fd/99999999999999999999: no descriptor (os.dup's own error was exit 70)
+            raise argument_error(argument, f": cannot write {path}: {os.strerror(errno.EBADF)}") from None
     if _device_or_pipe(path):  # /dev/stdout, a FIFO: written through (renamed over, the link itself was replaced)
         try:
             with open(path, "wb") as handle:

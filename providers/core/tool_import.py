@@ -175,7 +175,7 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
         if read:
             raise
         try:  # JSON that YAML cannot read (tabs for indentation): read it as JSON, lines unknown
-            data = json.loads(text, object_pairs_hook=_unique_keys(name))
+            data = json.loads(text, object_pairs_hook=_unique_keys(name, text))
         except ValueError:  # not JSON either: the reader's one line (a bare raise here raised the JSON error, exit 70)
             raise problem from None
         return _imported(data, shown, lambda where: None, name, text)
@@ -218,15 +218,17 @@ def _json_document(text: str, name: str) -> Any:
         return None
 
 
-def _unique_keys(name: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
-    """``bounded.unique_keys`` refusing in one line naming the file (the line is not known on this path)."""
+def _unique_keys(name: str, text: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """``bounded.unique_keys`` refusing in one line naming the file and the line (``bounded.duplicate_line``: a file
+    with NaN before the key twice, which the JSON reading above refuses, reached here and was said without it)."""
     from . import bounded
 
     def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         try:
             return bounded.unique_keys(pairs)
         except bounded.DuplicateKey as exc:
-            raise ToolchoiceError(str(exc), path=name, hint="keep one of them") from None
+            raise ToolchoiceError(str(exc), path=name, line=bounded.duplicate_line(text),
+                                  hint="keep one of them") from None
     return hook
 
 

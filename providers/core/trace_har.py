@@ -202,7 +202,7 @@ def _spoken(path: str) -> bool:
 
 def document(har: Har, call: Call) -> dict[str, Any]:
     """The call as a saved request: its url, its JSON body (``postData.text``) and its ``*-beta`` headers."""
-    from .bounded import DuplicateKey, json_loads, no_constant, unique_keys
+    from .bounded import DuplicateKey, Unreadable, json_loads, no_constant, unique_keys
 
     post = call.request.get("postData")
     text = post.get("text") if isinstance(post, dict) else None
@@ -217,6 +217,8 @@ def document(har: Har, call: Call) -> dict[str, Any]:
     except DuplicateKey as exc:  # the request as sent names a key twice: which one the API read is not known
         raise ToolchoiceError(f"{where(har.file, call.index)}: request.postData.text: {exc} (line {exc.line} of the "
                               "body)", hint="the API reads one of them, unknown which: send it with one") from None
+    except Unreadable as exc:  # JSON past a bound (json_depth, the digit limit): said, never called "not JSON"
+        raise ToolchoiceError(f"{where(har.file, call.index)}: request.postData.text cannot be read: {exc}") from None
     except ValueError as exc:
         raise ToolchoiceError(f"{where(har.file, call.index)}: request.postData.text is not JSON "
                               f"({str(exc).splitlines()[0][:120]})", hint="the body of an API request is JSON") from None

@@ -363,13 +363,13 @@ def _unreadable(span: Span) -> tuple[str, ...]:
     places += [(f"{name} {key}", attrs.get(key)) for name, attrs in span.events for key in _JSON_EVENT_KEYS]
     for where, value in places:
         if isinstance(value, str) and value.lstrip()[:1] in ("[", "{") and not isinstance(_json(value), (dict, list)):
-            from .bounded import DuplicateKey, json_loads, unique_keys
+            from .bounded import DuplicateKey, json_loads, key_shown, unique_keys
 
             try:
                 json_loads(value, object_pairs_hook=unique_keys)
             except DuplicateKey as exc:  # the exporter wrote one object with a name twice: which one counts is not said
                 found.append(f"the recorded {where} is JSON whose object at its line {exc.line} names the key "
-                             f"{json.dumps(exc.key, ensure_ascii=False)} twice (RFC 8259: names should be unique; "
+                             f"{key_shown(exc.key)} twice (RFC 8259: names should be unique; "
                              "readers keep different ones): it is not read")
                 continue
             except (ValueError, RecursionError):
