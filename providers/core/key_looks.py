@@ -317,8 +317,14 @@ _MEMBER_VALUE = re.compile(r'((?:[A-Za-z]{1,8} )?[A-Za-z0-9._~+/=-]{%d,})(\\*)"'
 def _member_spans(text: str) -> list[tuple[int, int]]:
     """The keys JSON text holds under a ``secret_field`` member (its value's key part, ``literal_key``)."""
     spans = []
+    value_at = _MEMBER_VALUE.match
     for colon in _MEMBER_COLON.finditer(text):
+        # the value first (one C match): most members hold no value a key could be, and need no name read
+        # (~30% of this walk over a loop's JSON; the same conditions, all of them, in another order)
+        value = value_at(text, colon.end())
         quotes = colon.group(1)  # the depth of quoting: a member of JSON inside a string has its quotes escaped
+        if value is None or value.group(2) != quotes:
+            continue
         close = colon.start() - len(quotes)
         if quotes and text[close:colon.start()] != quotes:
             continue
@@ -326,9 +332,7 @@ def _member_spans(text: str) -> list[tuple[int, int]]:
         if opening < len(quotes) or text[opening - len(quotes):opening] != quotes:
             continue
         name = text[opening + 1:close]
-        value = _MEMBER_VALUE.match(text, colon.end())
-        if (value is None or value.group(2) != quotes or not _MEMBER_NAME.fullmatch(name)
-                or not secret_field(name)):
+        if not _MEMBER_NAME.fullmatch(name) or not secret_field(name):
             continue
         literal = literal_key(value.group(1))
         if literal:
