@@ -240,15 +240,25 @@ def key_shown(key: str) -> str:
     return json.dumps(key if len(key) <= KEY_SHOWN else key[:KEY_SHOWN - 1] + "…", ensure_ascii=False)
 
 
-def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``object_pairs_hook`` for the JSON decoder: the object, or ``DuplicateKey`` when a name comes twice."""
+def _object(pairs: list[tuple[str, Any]]) -> tuple[dict[str, Any], list[str]]:
+    """An object's pairs as ``json.loads`` makes them (the last of two equal names kept), and each name met again,
+    in order (none, without a walk, when the dict kept every pair)."""
     out = dict(pairs)
+    again: list[str] = []
     if len(out) != len(pairs):
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise DuplicateKey(key)
+                again.append(key)
             seen.add(key)
+    return out, again
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` for the JSON decoder: the object, or ``DuplicateKey`` when a name comes twice."""
+    out, again = _object(pairs)
+    if again:
+        raise DuplicateKey(again[0])
     return out
 
 
@@ -333,13 +343,8 @@ def json_loads_twice(text: str | bytes, **kwargs: Any) -> tuple[Any, tuple[str, 
     twice: dict[str, None] = {}
 
     def last(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out = dict(pairs)
-        if len(out) != len(pairs):
-            seen: set[str] = set()
-            for key, _ in pairs:
-                if key in seen:
-                    twice[key] = None
-                seen.add(key)
+        out, again = _object(pairs)
+        twice.update(dict.fromkeys(again))
         return out
 
     return json_loads(text, object_pairs_hook=last, **kwargs), tuple(twice)

@@ -167,8 +167,7 @@ class Capability(NamedTuple):
     model_prefixes: tuple[str, ...] = ()
     # other names people give this API (-p claude, -p hf, -p azure-openai), in letters and digits only: "did you mean"
     other_names: tuple[str, ...] = ()
-    # what the shared path reads of this provider without importing its module (core/family_marks.py)
-    marks: Marks = NONE
+    marks: Marks = NONE  # what the shared path reads of this provider without importing it (core/family_marks.py)
 
     def feature(self, name: str) -> Support:
         return getattr(self, name)
