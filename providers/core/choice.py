@@ -358,11 +358,11 @@ def _json_only(value: Any) -> None:
 
     seen: set[int] = set()
     open_: set[int] = set()  # the lists and mappings being walked: an alias back to one is a loop
-    stack: list[Any] = [value]
+    stack: list[tuple[Any, bool]] = [(value, False)]  # (item, True): its children are walked
     while stack:
-        item = stack.pop()
-        if isinstance(item, _Done):
-            open_.discard(item.id)
+        item, walked = stack.pop()
+        if walked:
+            open_.discard(id(item))
             continue
         if isinstance(item, (dict, list)):
             if id(item) in open_:  # parse_tool_choice quoted it as Python writes a loop ({'tool': [[...]]})
@@ -372,29 +372,19 @@ def _json_only(value: Any) -> None:
                 continue
             seen.add(id(item))
             open_.add(id(item))
-            stack.append(_Done(id(item)))
+            stack.append((item, True))
             if isinstance(item, dict):
                 bad = [k for k in item if not isinstance(k, str)]
                 if bad:
                     shown = quoted(bad[0]) if isinstance(bad[0], (int, float, type(None))) else \
                         f"a {type(bad[0]).__name__}"
                     raise ToolchoiceError(f"--tool-choice: keys must be strings, not {shown}", hint="quote the key")
-                stack.extend(item.values())
-            else:
-                stack.extend(item)
+            stack.extend((child, False) for child in (item.values() if isinstance(item, dict) else item))
         elif isinstance(item, float) and not math.isfinite(item):
             raise ToolchoiceError("--tool-choice: numbers must be finite", hint="quote it to make it a string")
         elif not isinstance(item, (str, int, float, bool, type(None))):
             raise ToolchoiceError(f"--tool-choice: a {type(item).__name__} value is not JSON data",
                                   hint="quote it to make it a string")
-
-
-class _Done(int):
-    """``_json_only``'s mark: the list or mapping of this id is walked."""
-
-    @property
-    def id(self) -> int:
-        return int(self)
 
 
 def _bounded(value: Any) -> None:
