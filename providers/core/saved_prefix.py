@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from typing import Any, Callable
 
 from .model import Scenario
@@ -100,9 +99,6 @@ def _read(path: str, text: str, reading: Any, characters: int) -> tuple[int, int
         return MAX_VALUES - r.budget, characters - r.bytes
 
 
-_LIMIT_VARIABLE = re.compile(r"TOOLCHOICE_LIMIT")
-
-
 def _limits() -> tuple[Any, ...]:
     """What the loader's bounds read (``limits``: the environment's TOOLCHOICE_LIMIT_* variables)."""
-    return tuple(sorted((k, v) for k, v in os.environ.items() if _LIMIT_VARIABLE.match(k)))
+    return tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("TOOLCHOICE_LIMIT")))
