@@ -161,3 +161,18 @@ def test_a_har_response_naming_a_key_twice_is_judged_on_the_last_in_trace_and_re
     replayed = run_cli(["run", "--replay", str(path), "-p", "openai", "-f", "json"], env=ENV)
     verdicts = [v for v in _values(json.loads(replayed.stdout), "verdict") if isinstance(v, dict)]
     assert verdicts and all(v["category"] == "obeyed" and len(said(v)) == 2 for v in verdicts), replayed.stdout[:2000]
+
+
+def test_a_long_key_named_twice_is_quoted_cut_as_the_stream_and_trace_findings_cut_it() -> None:
+    """A server's key of 200,000 characters named twice: the reply's finding quotes it cut (bounded.KEY_SHOWN, as
+    stream.duplicate_key and trace's warnings quote theirs), not whole (a 200 KB reason line)."""
+    from toolchoice.providers.core.bounded import json_loads_twice
+    from toolchoice.providers.core.verdict import with_twice
+
+    key = "k" * 200_000
+    _, twice = json_loads_twice(json.dumps({"a": 1}).replace('"a": 1', f'"{key}": 1, "{key}": 2'))
+    judged = with_twice({"obeyed": True, "category": "obeyed", "reasons": []}, twice)
+    [reason] = judged["reasons"]
+    assert key not in reason and "k…" in reason and len(reason) < 1_000
+    [finding] = judged["findings"]
+    assert finding["code"] == "reply.duplicate_key" and finding["message"] == reason

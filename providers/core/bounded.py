@@ -233,6 +233,7 @@ class DuplicateKey(ValueError):
 
 
 KEY_SHOWN = 120  # characters of a key a message quotes: a key of 200,000 made a warning line of 200 KB
+TWICE_SAID = 20  # keys a server's JSON names twice said one by one (a stream, a reply); then one line for the rest
 
 
 def key_shown(key: str) -> str:

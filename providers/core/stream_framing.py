@@ -33,7 +33,7 @@ import struct
 import zlib
 from typing import Any, Iterator, Literal, NamedTuple
 
-from .bounded import DuplicateKey, depth_ok, key_shown, unique_keys
+from .bounded import TWICE_SAID, DuplicateKey, depth_ok, key_shown, unique_keys
 from .stream_assembly import Finding
 
 Framing = Literal["sse", "ndjson", "eventstream"]
@@ -337,8 +337,8 @@ _JSON = json.JSONDecoder(parse_constant=_not_json, object_pairs_hook=unique_keys
 _LAST = json.JSONDecoder(parse_constant=_not_json)  # an argument makes one a call; _LAST: the last of two equal keys
 
 
-TWICE_SAID = 20  # keys named twice said one by one; a stream naming a new one in each of a million events was
-# a million findings, and the set of those said compared whole after each read (200,000 events: 44 s, quadratic)
+# TWICE_SAID: a stream naming a new key twice in each of a million events was a million findings, and the set of
+# those said compared whole after each read (200,000 events: 44 s, quadratic)
 MORE_TWICE = Finding("stream.duplicate_key", f"more keys are named twice in events' objects (the first {TWICE_SAID} "
                      "are said); each read as the Python SDKs' json.loads reads it, the last of the two")
 

@@ -285,9 +285,6 @@ def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = 
     return result
 
 
-TWICE_SAID = 20  # keys a reply names twice said one by one (a server writing thousands is said in one more line)
-
-
 def with_twice(judged: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
     """A verdict beside a reply whose JSON names ``keys`` twice in one object (``transport.Response.twice``): judged
     on the last of the two, as the official SDKs' ``json.loads`` reads it; each key said once (``twice_said``) in the
@@ -299,13 +296,13 @@ def with_twice(judged: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
 
 def twice_said(keys: tuple[str, ...], what: str = "the reply") -> list[Any]:
     """``reply.duplicate_key``, a warning a key ``what`` (a server's JSON) names twice in one object: read and judged on
-    the last of the two. Not refused: the server wrote it, not the user."""
-    import json
-
+    the last of the two. Not refused: the server wrote it, not the user. Each key quoted as every such message
+    quotes it (``key_shown``: a long one cut); past ``TWICE_SAID`` keys, one line for the rest."""
+    from .bounded import TWICE_SAID, key_shown
     from .model import LedgerEntry
 
     said = [LedgerEntry("warning", "reply.duplicate_key", f"{what} names the key "
-                        f"{json.dumps(key, ensure_ascii=False)} twice in one object: judged on the last of the two, as "
+                        f"{key_shown(key)} twice in one object: judged on the last of the two, as "
                         "the official SDKs' json.loads reads it (RFC 8259: names should be unique; other readers may "
                         "keep the first, or refuse it)") for key in keys[:TWICE_SAID]]
     if len(keys) > TWICE_SAID:
