@@ -333,10 +333,6 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
         body["thinking"] = {"type": "enabled" if wanted else "disabled"}
         ctx.ledger.info("thinking.mapped", f"thinking {str(wanted).lower()} → {compact(body['thinking'])}")
         thinking_unsent(ctx, f"thinking {compact(body['thinking'])}", effort_sent="reasoning_effort" in body)
-    every = facts.get("tool_choice_with_thinking")
-    if on and not forced and "tools" in body and isinstance(body.get("tool_choice"), str) and every is not None \
-            and not every.value:
-        _choice_documented(ctx, body["tool_choice"], every)
     replay = facts.get("reasoning_replay")
     missing = ([m for m in ctx.scenario.messages if m.tool_calls and not any(i.family == "openai-chat" for i in m.reasoning)]
                if ctx.history_calls else [])
@@ -347,6 +343,10 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
                            f"assistant tool-call turn's reasoning_content sent back; {which}, so the API may answer "
                            "400 ('The `reasoning_content` in the thinking mode must be passed back to the API.')" +
                            ("" if len(missing) == calls else " (add reasoning_content: as the reply carried it)"))
+    every = facts.get("tool_choice_with_thinking")
+    if on and not forced and "tools" in body and isinstance(body.get("tool_choice"), str) and every is not None \
+            and not every.value:
+        _choice_documented(ctx, body["tool_choice"], every)
 
 
 def _choice_documented(ctx: Context, choice: str, fact: Any) -> None:
