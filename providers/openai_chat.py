@@ -95,6 +95,8 @@ LEDGER_CODES: dict[str, str] = {
     "thinking.mapped": "the thinking setting sent in the host's field",
     "thinking.disabled_for_choice": "thinking (on by default) sent disabled so a forcing tool_choice is accepted",
     "thinking.always_on": "the model always thinks; thinking: false cannot turn it off",
+    "thinking.choice_documented": "tool_choice auto or none in DeepSeek's thinking mode, which its guide says rejects "
+                                  "tool_choice (the recorded 400s are of forcing values): sent as written",
     "pitfall.deepseek_reasoning_content": "DeepSeek thinking mode needs reasoning_content replayed after tool calls",
     "reasoning.replayed": "assistant turns' reasoning_content sent back as the reply carried it",
     "reasoning.not_taken": "reasoning_content in the history left out: the host takes no reasoning back",
@@ -341,6 +343,22 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
                            f"assistant tool-call turn's reasoning_content sent back; {which}, so the API may answer "
                            "400 ('The `reasoning_content` in the thinking mode must be passed back to the API.')" +
                            ("" if len(missing) == calls else " (add reasoning_content: as the reply carried it)"))
+    every = facts.get("tool_choice_with_thinking")
+    if on and not forced and "tools" in body and isinstance(body.get("tool_choice"), str) and every is not None \
+            and not every.value:
+        _choice_documented(ctx, body["tool_choice"], every)
+
+
+def _choice_documented(ctx: Context, choice: str, fact: Any) -> None:
+    """DeepSeek's guide says thinking mode rejects tool_choice of every value; the API's recorded 400s are of forcing
+    values only (model rule tool_choice_with_thinking): auto and none are sent as written and warned, never refused."""
+    origin = (f"model rule {fact.rule.name}, verified {fact.rule.verified}" if fact.rule is not None else
+              f"providers.{ctx.provider}.rules.tool_choice_with_thinking = false, your override")
+    ctx.ledger.warning("thinking.choice_documented", f"tool_choice {choice} is sent as written, with thinking mode on "
+                       f"for {ctx.model}: DeepSeek's integration guide says 'DeepSeek V4 thinking mode rejects the "
+                       "`tool_choice` parameter.', while the API's recorded 400s ('Thinking mode does not support this "
+                       f"tool_choice') are for forcing values only ({origin}); if it answers 400, leave tool_choice "
+                       f"out or set providers.{ctx.provider}.thinking: false")
 
 
 def _thinking_not_sent(ctx: Context, host: Host, written: Any) -> None:

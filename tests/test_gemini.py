@@ -559,6 +559,7 @@ TRIGGERS: dict[str, Any] = {
     "strict.not_validated": lambda: render("required", strict=True),
     "history.tool_result_wrapped": lambda: render("auto", messages=HISTORY),
     "history.thought_signature": lambda: render("auto", messages=HISTORY, model="gemini-3-pro-preview"),
+    "model_rule.unstated": lambda: render("auto", messages=HISTORY, model="gemini-2.5-flash"),
     "messages.empty": lambda: render("auto", messages=[]),
     "model.normalized": lambda: render("auto", model="models/gemini-2.5-flash"),
     "settings.ignored": lambda: render("auto", settings={"region": "eu"}),

@@ -24,6 +24,12 @@ _SDK_WARNS = ("anthropic 2.14.0 _data/models_to_warn_with_thinking_enabled.py (r
               "MODELS_TO_WARN_WITH_THINKING_ENABLED = ['claude-opus-4-6', 'claude-mythos-preview'], on which "
               "resources/messages/messages.py warns and sends: 'Using Claude with {model} and "
               "'thinking.type=enabled' is deprecated. Use 'thinking.type=adaptive' instead'")
+# DeepSeek's own guide says thinking mode refuses tool_choice of every value; the API's recorded 400s are of forcing
+# values only, and none is recorded for auto or none: those are sent and warned, never refused (sixteenth pass)
+_DEEPSEEK_GUIDE = ("api-docs.deepseek.com/quick_start/agent_integrations/oh_my_pi (DeepSeek's integration guide; its "
+                   "source deepseek-ai/awesome-deepseek-agent docs/oh-my-pi.md, re-read 2026-11-28 at 9ae3920, "
+                   "2026-06-17): '`supportsToolChoice: false` | DeepSeek V4 thinking mode rejects the `tool_choice` "
+                   "parameter.'")
 _EARLIER = "2026-11-23"  # rules not re-checked on 2026-11-26 keep the date their source was last read
 _AUDITED = "2026-11-27"  # re-read at the source in the drift audit (docs/fact-audit.md)
 # After a model's version: no further short version number ("claude-opus-5" is not "claude-opus-5-5"), while a
@@ -167,10 +173,23 @@ RULES: tuple[Rule, ...] = (
          "pass back thought signatures during function calling, otherwise you will get a validation error (4xx status "
          "code). This includes when using the minimal thinking level setting for Gemini 3 Flash.'; stand-in "
          "'skip_thought_signature_validator' for calls the model did not write)", verified=_AUDITED),
+    # sixteenth pass (2026-11-28): Google's page requires signatures of Gemini 3 only, while the API's 400 for an
+    # unsigned call is recorded on gemini-2.5-flash: whether 2.5 refuses them is unstated (sent as written, said)
     Rule("gemini-2.5-thinking", ("gemini",), r"^gemini-2\.5-(pro|flash)(?!-lite)",
-         {"signatures_required": False, "thinking_default": True},
-         "ai.google.dev/gemini-api/docs/thinking (2.5 Pro and Flash think by default; signatures are returned "
-         "but not validated)", verified=_EARLIER),
+         {"thinking_default": True},
+         "ai.google.dev/gemini-api/docs/thinking (2.5 Pro and Flash think by default)",
+         unstated={"signatures_required": (
+             "ai.google.dev/gemini-api/docs/thought-signatures (read 2026-11-28): 'When using thinking models (such as "
+             "the Gemini 3 and 2.5 series), the API may return a thoughtSignature field' ... 'When using Gemini 3 "
+             "models, you must pass back thought signatures during function calling, otherwise you will get a "
+             "validation error (4xx status code).' ... 'Refer to the model behavior section for discrepancies with "
+             "2.5.' (that section not in the stored copy); the API's 400 recorded on 2.5: rowboatlabs/rowboat#694 "
+             "(2026-07-07, gemini 2.5 flash): 'Function call is missing a thought_signature in functionCall parts. "
+             "This is required for tools to work correctly, and missing thought_signature may lead to degraded model "
+             "performance.', the maintainer: 'Gemini 2.5 models attach an opaque thought_signature to each functionCall "
+             "and require it to be echoed back verbatim'; Gitlawb/openclaude#583 (gemini-2.5-flash via AI Studio, the "
+             "same words); until 2026-11-28 this rule said 'returned but not validated' without the page's words")},
+         verified="2026-11-28"),
     # ---- OpenAI Chat Completions (openai, azure; gpt-5.6's fact for openai only) ----
     # gpt-5.6 on Azure: every source says an effort other than 'none' is the 400 with function tools (refused); on
     # 'none' and on leaving it out they disagree, so those are sent as written and said (audit 2026-11-27, ninth pass)
@@ -338,7 +357,8 @@ RULES: tuple[Rule, ...] = (
          "names the alias's tool_choice words (thinking_mode, the zh-cn reasoning_model page, the agent-integration "
          "guides read 2026-11-27)", verified=_AUDITED),
     Rule("deepseek-v4-thinking", ("deepseek",), r"^deepseek-v4-(?:flash|pro)$",
-         {"thinking_default": True, "forced_choice_with_thinking": False, "reasoning_replay": True},
+         {"thinking_default": True, "forced_choice_with_thinking": False, "reasoning_replay": True,
+          "tool_choice_with_thinking": False},
          "api-docs.deepseek.com/guides/thinking_mode (re-read 2026-11-27: 'Thinking mode is enabled by default, with "
          "the default effort being high'; '{\"thinking\": {\"type\": \"enabled/disabled\"}}', '{\"reasoning_effort\": "
          "\"low/high/max\"}'; reasoning_content of tool-call turns must be sent back, else 400; the guide names no "
@@ -347,11 +367,13 @@ RULES: tuple[Rule, ...] = (
          "tickernelz/opencode-mem#253, 2026-08-15; deepseek-ai/DeepSeek-V3#1376, 2026-08-21, curl to "
          "api.deepseek.com/chat/completions, deepseek-v4-flash: '400 — Thinking mode does not support this tool_choice' "
          "for tool_choice 'required' and a named function, '200 — returns tool_calls' with the same body plus "
-         "'\"thinking\":{\"type\":\"disabled\"}')", verified=_AUDITED),
+         "'\"thinking\":{\"type\":\"disabled\"}'); every value, auto and none too: " + _DEEPSEEK_GUIDE,
+         verified="2026-11-28"),
     # fifteenth audit pass (2026-11-28): DeepSeek's new id for V4.1 Flash, named by its pricing page; the 400 for a
     # forcing tool_choice in thinking mode recorded for this id on 2026-09-10
     Rule("deepseek-flash-thinking", ("deepseek",), r"^deepseek-flash$",
-         {"thinking_default": True, "forced_choice_with_thinking": False, "reasoning_replay": True},
+         {"thinking_default": True, "forced_choice_with_thinking": False, "reasoning_replay": True,
+          "tool_choice_with_thinking": False},
          "api-docs.deepseek.com/zh-cn/quick_start/pricing (read 2026-11-28): model 'deepseek-flash' (version "
          "'DeepSeek-V4.1-Flash-1017'), '思考模式 | 支持非思考与思考模式(默认)' (non-thinking and thinking, thinking the "
          "default), 'Tool Calls | 支持'; '(1) 模型名请使用 deepseek-flash。旧模型名 deepseek-v4-flash、"
@@ -361,8 +383,8 @@ RULES: tuple[Rule, ...] = (
          "effort being high', tool-call turns' reasoning_content must be sent back, else 400; the API's 400 for a forcing "
          "tool_choice in thinking mode on this id, can1357/oh-my-pi#11505 (2026-09-10, the built-in deepseek provider, "
          "deepseek-flash, thinking enabled and tool_choice 'required'): '400 \"Thinking mode does not support this "
-         "tool_choice\" — deepseek-flash misses the tool-choice guard that deepseek-v4-flash has'",
-         verified="2026-11-28"),
+         "tool_choice\" — deepseek-flash misses the tool-choice guard that deepseek-v4-flash has'; every value, auto "
+         "and none too: " + _DEEPSEEK_GUIDE, verified="2026-11-28"),
     # ---- Cohere ----
     Rule("cohere-r7b-and-newer", ("cohere",), r"^command-(?:r7b|a)(?:-|$)",
          {"tool_choice": True},

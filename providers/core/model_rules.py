@@ -39,6 +39,8 @@ RULE_KEYS: dict[str, tuple[tuple[Any, ...], str]] = {
                                                    "({type: enabled}; DeepSeek: thinking mode)"),
     "forced_choice_with_adaptive": ((True, False), "a forcing tool_choice is accepted with adaptive thinking (sent, "
                                                    "or on by default)"),
+    "tool_choice_with_thinking": ((True, False), "a tool_choice of any value, auto and none too, is accepted in "
+                                                 "thinking mode (DeepSeek; false: auto and none are sent and warned)"),
     "effort_default": (("low", "medium", "high", "xhigh", "max"), "the effort used when the request sets none"),
     "parallel_tool_calls": ((True, False), "the model takes the parallel_tool_calls parameter at all"),
     "tools_reasoning_effort": (("none", "absent-or-none", "other-refused", "absent-unstated", "none-unstated", "never",

@@ -61,6 +61,8 @@ LEDGER_CODES: dict[str, str] = {
     "history.tool_result_wrapped": "a tool result was wrapped into the JSON object functionResponse.response needs",
     "history.thought_signature": "Gemini 3 history calls got Google's documented placeholder thoughtSignature",
     "history.signature_kept": "history calls and parts carry the thoughtSignature the model returned, unchanged",
+    "model_rule.unstated": "history calls without a thoughtSignature on a model whose sources disagree on whether it "
+                           "refuses them (Gemini 2.5): sent as written, the ledger says the fact is unknown",
     "thinking.mapped": "the thinking setting sent as generationConfig.thinkingConfig",
     "thinking.unsupported": "a thinking setting with no thinkingConfig form (e.g. effort max): not sent",
     "messages.empty": "no messages: Gemini refuses a request without contents",

@@ -279,6 +279,7 @@ def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
     errors: list[str] = []
     signatures = 0
     kept = 0
+    bare = 0  # history calls sent without a thoughtSignature where the model's rule leaves the need unstated
     results: list[dict[str, Any]] | None = None  # the parts of the current run of tool results
     for message in messages:
         if message.role == "tool":
@@ -310,6 +311,8 @@ def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
             elif signed and not written_by_model:
                 part["thoughtSignature"] = THOUGHT_SIGNATURE_SENTINEL
                 signatures += 1
+            elif not signed and not written_by_model:
+                bare += 1
             parts.append(part)
         if message.tool_calls:
             parts.extend(_thought_part(i) for i in slots[-1])
@@ -336,6 +339,14 @@ def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
                              f"answers 400 INVALID_ARGUMENT: \"{RESPONSE_PARTS}\"; add role: tool messages with these "
                              "ids right after the assistant message")
             break
+    if bare:
+        from ..core.model_rules import unstated_note
+
+        note = unstated_note(ctx.provider, model, "signatures_required", f"{bare} history function call"
+                             f"{'s' if bare > 1 else ''} without a thoughtSignature",
+                             " (Gemini 3 does: model rule gemini-3-signatures)")
+        if note is not None:
+            ctx.ledger.info("model_rule.unstated", note)
     if signatures:
         ctx.ledger.info("history.thought_signature",
                         f"{model} refuses history function calls without a thoughtSignature: "
