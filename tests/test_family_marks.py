@@ -23,7 +23,7 @@ DATA = ROOT / "tests" / "data"
 READERS = ("translation.py", "trace_import.py", "verdict.py", "scenario_messages.py", "sniff.py", "loop_save.py",
            "doctor.py")
 # the trace formats' own vocabulary for providers (ARCHITECTURE.md): read there, and named there on purpose
-VOCABULARY = {"PROVIDER_NAMES"}
+VOCABULARY = {"PROVIDER_NAMES", "EVENT_MESSAGES_FORMAT"}
 
 
 def _declared_words() -> set[str]:
