@@ -33,7 +33,7 @@ everything about Claude's thinking (``claude_thinking.py``: ``thinking_plan``, `
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from .core.capabilities import Capability
 from .core.error_envelope import ErrorEnvelope
@@ -490,6 +490,13 @@ _MESSAGES_LINT = thinking_lint(MESSAGES_THINKING)
 
 
 # ---- parse ------------------------------------------------------------------------------
+
+
+def limits_body(tools: Sequence[Tool]) -> dict[str, Any]:
+    """The body the rows' ``body_limits`` measure an imported catalogue on (``tool_import_limits``): these tools as
+    Messages' tools, their input_schema and strict as written."""
+    return {"tools": [{"name": t.name, "input_schema": t.parameters, **({"strict": t.strict} if t.strict else {})}
+                      for t in tools]}
 
 
 def offered_tools(body: dict[str, Any]) -> list[str]:
