@@ -52,6 +52,7 @@ from .core.parsing import bad_body, caller_of, expect_dict, expect_list, int_or_
 from .anthropic_server_blocks import ToolSearches, stop_details
 from .anthropic_hosted import NATIVE_TOOLS, beta_header, hosted_tools  # noqa: F401 (NATIVE_TOOLS: the interface)
 from .anthropic_hosted import LEDGER_CODES as _HOSTED_CODES
+from .anthropic_tool_changes import WAY_OUT as TOOL_CHANGES_WAY  # noqa: F401 (the interface: registry.tool_change_ways)
 from .claude_thinking import ThinkingWire, thinking_fields, thinking_lint, thinking_lint_needed, thinking_plan
 
 MESSAGES_THINKING = ThinkingWire("anthropic", (), ("tool_choice",))
