@@ -213,10 +213,12 @@ def _usage(provider: str, body: dict[str, Any]) -> Usage:
 
 def limits_body(tools: Sequence[Tool]) -> dict[str, Any]:
     """The body the rows' ``body_limits`` measure an imported catalogue on (``tool_import_limits``): Chat v2's
-    function tools, and strict_tools, one flag for every tool, set when any tool is strict (``strict.widened``)."""
-    from .openai_chat import limits_body as function_tools  # the same function tool form
-
-    return {**function_tools(tools), **({"strict_tools": True} if any(t.strict for t in tools) else {})}
+    function tools as ``_tools`` writes them (no per-tool strict: a 422), and strict_tools, one flag for every tool,
+    set when any tool is strict (``strict.widened``)."""
+    functions = [{"name": t.name, **({"description": t.description} if t.description is not None else {}),
+                  "parameters": t.schema()} for t in tools]
+    return {"tools": [{"type": "function", "function": f} for f in functions],
+            **({"strict_tools": True} if any(t.strict for t in tools) else {})}
 
 
 def offered_tools(body: dict[str, Any]) -> list[str]:
