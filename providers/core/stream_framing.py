@@ -380,9 +380,6 @@ def _said(names: list[str], one: str, many: str) -> str:
     return f"{_listed(names)} {one if len(names) == 1 else many}"
 
 
-UNTERMINATED = "stream.unterminated_event"
-
-
 @functools.lru_cache(maxsize=None)
 def unterminated_end() -> Finding:
     """The stream ends right after data: [DONE], with no blank line: openai 3.57.0 openai/_streaming.py SSEDecoder
@@ -390,7 +387,7 @@ def unterminated_end() -> Finding:
     SSE spec: an event the stream ends inside is not dispatched); Stream.__stream__ then ends with the bytes, without
     an error, and the chat helper returns every chunk before it. Read the same way here: no event, nothing cut."""
     decoders = [f"{name}'s" for name in _sdks(lambda sdk: sdk.done == "prefix")]
-    return Finding(UNTERMINATED, f"data: [DONE] has no blank line after it: as the SSE spec says, "
+    return Finding("stream.unterminated_event", f"data: [DONE] has no blank line after it: as the SSE spec says, "
                    f"{_said(decoders, 'decoder dispatches', 'decoders dispatch')} no event the stream ends inside, so "
                    "its SDK's clients never see the end marker; they read every event before it and do not fail. "
                    "Read so here: the marker's bytes arrived, nothing was cut after it")
@@ -455,9 +452,9 @@ class EventDecoder:
                 if not self.done:
                     readers = _sdks(lambda sdk: sdk.reads_last_event)
                     droppers = _sdks(lambda sdk: not sdk.reads_last_event)
-                    self.findings.append(Finding(UNTERMINATED, "the last event has no blank line after it; it is "
-                                                 f"read, as {_said(readers, 'reads', 'read')} it (the SSE spec and "
-                                                 f"{_listed(droppers)} drop it)"))
+                    self.findings.append(Finding("stream.unterminated_event", "the last event has no blank line "
+                                                 f"after it; it is read, as {_said(readers, 'reads', 'read')} it (the "
+                                                 f"SSE spec and {_listed(droppers)} drop it)"))
                 events += self._events([last], at)
             pending = ""
         if pending.strip() and not self.done:
