@@ -33,7 +33,7 @@ everything about Claude's thinking (``claude_thinking.py``: ``thinking_plan``, `
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from .core.capabilities import Capability
 from .core.error_envelope import ErrorEnvelope
@@ -52,6 +52,7 @@ from .core.parsing import bad_body, caller_of, expect_dict, expect_list, int_or_
 from .anthropic_server_blocks import ToolSearches, stop_details
 from .anthropic_hosted import NATIVE_TOOLS, beta_header, hosted_tools  # noqa: F401 (NATIVE_TOOLS: the interface)
 from .anthropic_hosted import LEDGER_CODES as _HOSTED_CODES
+from .anthropic_tool_changes import WAY_OUT as TOOL_CHANGES_WAY  # noqa: F401 (the interface: registry.tool_change_ways)
 from .claude_thinking import ThinkingWire, thinking_fields, thinking_lint, thinking_lint_needed, thinking_plan
 
 MESSAGES_THINKING = ThinkingWire("anthropic", (), ("tool_choice",))
@@ -490,6 +491,13 @@ _MESSAGES_LINT = thinking_lint(MESSAGES_THINKING)
 
 
 # ---- parse ------------------------------------------------------------------------------
+
+
+def limits_body(tools: Sequence[Tool]) -> dict[str, Any]:
+    """The body the rows' ``body_limits`` measure an imported catalogue on (``tool_import_limits``): these tools as
+    Messages' tools, their input_schema and strict as written."""
+    return {"tools": [{"name": t.name, "input_schema": t.parameters, **({"strict": t.strict} if t.strict else {})}
+                      for t in tools]}
 
 
 def offered_tools(body: dict[str, Any]) -> list[str]:

@@ -26,6 +26,9 @@ BETA = "mid-conversation-tool-changes-2026-07-01"  # fact anthropic.tool_changes
 BETA_HEADER = "anthropic-beta"
 FACT = "anthropic.tool_changes"
 PLACEMENT_FACT = "anthropic.tool_changes_thinking"
+# the way out loop_lint's loop.tools_changed_with_thinking names for this API (anthropic.py's TOOL_CHANGES_WAY)
+WAY_OUT = (f"on Anthropic loop.narrow: allowed with the header {BETA_HEADER}: {BETA} in providers.anthropic.headers "
+           "(the changes go in the conversation, docs/loop.md)")
 
 # its ledger code, loop.tool_changes (info), is the loop's: docs/loop.md lists it
 

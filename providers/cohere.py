@@ -14,7 +14,7 @@ Facts this module relies on (cohere 7.3.1 wheel; docs.cohere.com):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from .core.capabilities import Capability
 from .core.wire_template import sends_no_field
@@ -25,7 +25,7 @@ from .core.translation import (tool_names, choice_value, Context, compact, finis
 from .core.host_rules import change
 from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
 from .core.request_parts import bearer, endpoint
-from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Translation, Usage
+from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.parsing import (StreamAssembler, bad_body, expect_dict, expect_list, join_text,
                            message_function_calls)
 
@@ -209,6 +209,16 @@ def _usage(provider: str, body: dict[str, Any]) -> Usage:
             if found != Usage():
                 return found
     return Usage()
+
+
+def limits_body(tools: Sequence[Tool]) -> dict[str, Any]:
+    """The body the rows' ``body_limits`` measure an imported catalogue on (``tool_import_limits``): Chat v2's
+    function tools as ``_tools`` writes them (no per-tool strict: a 422), and strict_tools, one flag for every tool,
+    set when any tool is strict (``strict.widened``)."""
+    functions = [{"name": t.name, **({"description": t.description} if t.description is not None else {}),
+                  "parameters": t.schema()} for t in tools]
+    return {"tools": [{"type": "function", "function": f} for f in functions],
+            **({"strict_tools": True} if any(t.strict for t in tools) else {})}
 
 
 def offered_tools(body: dict[str, Any]) -> list[str]:

@@ -5,7 +5,7 @@ in ``openai_chat_hosts.HOSTS`` (endpoint, auth header, id rules, notes, name rul
 (which words they use, what they can do natively).
 """
 
-from typing import Any
+from typing import Any, Sequence
 
 from .core.capabilities import Capability
 from .core.error_envelope import ErrorEnvelope, message_text
@@ -519,6 +519,20 @@ def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, A
 def _thought(message: Message) -> list[str]:
     """The reasoning_content texts an assistant message carries (its openai-chat reasoning items)."""
     return [i.text for i in message.reasoning if i.family == "openai-chat" and i.text is not None]
+
+
+def limits_body(tools: Sequence[Tool]) -> dict[str, Any]:
+    """The body the rows' ``body_limits`` measure an imported catalogue on (``tool_import_limits``): these tools as
+    Chat Completions' function tools, their description, parameters and strict as written."""
+    out = []
+    for tool in tools:
+        function: dict[str, Any] = {"name": tool.name, "parameters": tool.parameters}
+        if tool.description is not None:
+            function["description"] = tool.description
+        if tool.strict is not None:
+            function["strict"] = tool.strict
+        out.append({"type": "function", "function": function})
+    return {"tools": out}
 
 
 def offered_tools(body: dict[str, Any]) -> list[str]:

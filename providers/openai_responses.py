@@ -28,7 +28,7 @@ Wire facts, with their sources (openai-python ``src/openai/types/responses/``):
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Sequence
 
 from .core import history_wire, native_tools, request_parts, translation
 from .core.capabilities import Capability
@@ -379,6 +379,20 @@ def _input(ctx: Context) -> list[dict[str, Any]]:
 
 
 # ---- replies --------------------------------------------------------------------------------
+
+
+def limits_body(tools: Sequence[Tool]) -> dict[str, Any]:
+    """The body the rows' ``body_limits`` measure an imported catalogue on (``tool_import_limits``): these tools in
+    Responses' flat function form, their description, parameters and strict as written."""
+    out = []
+    for tool in tools:
+        entry: dict[str, Any] = {"type": "function", "name": tool.name, "parameters": tool.parameters}
+        if tool.description is not None:
+            entry["description"] = tool.description
+        if tool.strict is not None:
+            entry["strict"] = tool.strict
+        out.append(entry)
+    return {"tools": out}
 
 
 def offered_tools(body: dict[str, Any]) -> list[str]:

@@ -23,7 +23,7 @@ DATA = ROOT / "tests" / "data"
 READERS = ("translation.py", "trace_import.py", "verdict.py", "scenario_messages.py", "sniff.py", "loop_save.py",
            "doctor.py")
 # the trace formats' own vocabulary for providers (ARCHITECTURE.md): read there, and named there on purpose
-VOCABULARY = {"PROVIDER_NAMES"}
+VOCABULARY = {"PROVIDER_NAMES", "EVENT_MESSAGES_FORMAT"}
 
 
 def _declared_words() -> set[str]:
@@ -72,6 +72,33 @@ def test_the_shared_modules_spell_no_word_a_row_declares() -> None:
         for line, text in _strings(ROOT / "providers" / "core" / name):
             found += [f"{name}:{line}: {word!r} in {text!r}" for word in sorted(words)
                       if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text)]
+    assert found == []
+
+
+# the shared modules cleaned of every family's name (issue 28, point 2): no row id, module, reasoning family or SDK
+CLEANED = ("trace_import.py", "tool_import_limits.py", "loop_lint.py", "stream_framing.py")
+
+
+def _family_names() -> set[str]:
+    """Every row's id and module, each module's reasoning family, the SDK names the marks hold: what a cleaned
+    module spells nowhere in its code, in any case, as a word or a part of one (``openai-chat``, ``anthropic_``)."""
+    from toolchoice.providers.core.family_marks import SSE_SDKS
+    from toolchoice.providers.core.registry import reasoning_families
+
+    names = {pid for pid in CAPABILITIES} | {cap.module for cap in CAPABILITIES.values()}
+    return (names | set(reasoning_families()) | {sdk.name for sdk in SSE_SDKS}) - {"together"}  # an English word
+
+
+def test_the_cleaned_modules_spell_no_family_s_name() -> None:
+    """Before: trace_import defaulted to "openai-chat", tool_import_limits picked a body by "anthropic_" or
+    "cohere_", loop_lint's way out named Anthropic and its beta header, stream_framing's notes the SDKs."""
+    names = _family_names()
+    assert {"openai-chat", "anthropic", "cohere", "mistralai", "google-genai", "openai_chat"} <= names
+    found = []
+    for name in CLEANED:
+        for line, text in _strings(ROOT / "providers" / "core" / name):
+            found += [f"{name}:{line}: {word!r} in {text!r}" for word in sorted(names)
+                      if re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text, re.IGNORECASE)]
     assert found == []
 
 
@@ -267,3 +294,52 @@ def test_a_dialect_s_rebuilt_request_takes_the_models_given_once_and_warns_of_no
     assert "not selected" not in done.stderr
     models = {v["provider"]: (v.get("request") or {}).get("body", {}).get("model") for v in views}
     assert models["openai"] == "gpt-4o"
+
+
+# ---- the SDK notes' data is the SDKs' own -----------------------------------------------------------------------
+
+SDK_SOURCES = {"openai": "openai._streaming", "anthropic": "anthropic._streaming",
+               "google-genai": "google.genai._api_client", "mistralai": "mistralai.client.utils.eventstreaming",
+               "cohere": "cohere.v2.raw_client"}
+DONE_TESTS = {"prefix": r'\.data\.startswith\("\[DONE\]"\)', "exact": r'data == ("\[DONE\]"|sentinel)'}
+
+
+def test_each_sdk_s_end_marker_is_the_one_its_source_tests_and_its_family_s_assembler_reads() -> None:
+    """What stream_framing's notes say of each SDK (``family_marks.SSE_SDKS``) is what the installed SDK's stream
+    reader does with data: [DONE], and what that family's assembler does (``done_marker``)."""
+    import importlib
+    import inspect
+
+    from toolchoice.providers.core.family_marks import SSE_SDKS
+    from toolchoice.providers.core.streaming import assembler_for, done_marker
+
+    assert [sdk.provider for sdk in SSE_SDKS] == [pid for pid in CAPABILITIES if pid in {s.provider for s in SSE_SDKS}]
+    for sdk in SSE_SDKS:
+        source = inspect.getsource(importlib.import_module(SDK_SOURCES[sdk.name]))
+        said = [kind for kind, test in DONE_TESTS.items() if re.search(test, source)]
+        assert said == ([sdk.done] if sdk.done else []) and (sdk.done or "[DONE]" not in source), sdk
+        assert done_marker(assembler_for(sdk.provider)[1]) == sdk.done, sdk
+
+
+def test_the_stream_notes_name_the_sdks_the_data_holds() -> None:
+    from toolchoice.providers.core import stream_framing
+
+    assert stream_framing.inexact_done("[DONE] ").message == (
+        "data '[DONE] ' is not exactly [DONE]: openai ends the stream at data that starts with [DONE], as read here; "
+        "mistralai and cohere compare the whole data and would not")
+    decoder = stream_framing.EventDecoder("sse")
+    decoder.feed(b'data: {"a": 1}\n\ndata: {"b": 2}')
+    decoder.close()
+    assert [f.message for f in decoder.findings] == [
+        "the last event has no blank line after it; it is read, as google-genai and mistralai read it (the SSE spec "
+        "and openai, anthropic and cohere drop it)"]
+
+
+def test_the_way_out_of_a_tools_change_under_thinking_is_the_family_s() -> None:
+    """loop_lint's way out names the beta the family's module sends (anthropic_tool_changes.BETA, fact
+    anthropic.tool_changes), asked of the registry."""
+    from toolchoice.providers.anthropic_tool_changes import BETA
+    from toolchoice.providers.core.registry import tool_change_ways
+
+    assert tool_change_ways() == [f"on Anthropic loop.narrow: allowed with the header anthropic-beta: {BETA} in "
+                                  "providers.anthropic.headers (the changes go in the conversation, docs/loop.md)"]

@@ -69,9 +69,9 @@ def test_an_mcp_listing_warns_of_a_long_description() -> None:
     assert len(found) == 2 and all("tool 'long'" in text and "1100 characters" in text for text in found)
 
 
-def test_every_measure_has_a_body_the_importer_measures_on() -> None:
-    """A new body limit is warned of at import too, or this fails."""
-    from toolchoice.providers.core.body_limits import MEASURES
+def test_every_row_with_body_limits_has_a_body_the_importer_measures_on() -> None:
+    """A new body limit is warned of at import too, or this fails: its row's module says its tools' form."""
+    from toolchoice.providers.core.capabilities import CAPABILITIES
     from toolchoice.providers.core.tool_import_limits import body_for
 
-    assert all(body_for(measure, ()) is not None for measure in MEASURES)
+    assert all(body_for(pid, ()) is not None for pid, row in CAPABILITIES.items() if row.body_limits)

@@ -10,6 +10,9 @@
 - ``finishes``: finish reasons of the API the verdict says something of (``verdict``).
 - ``pasted``: the API's own forms of a system prompt or a message, pasted into a scenario (``scenario_messages``:
   said as what they are, with the way to write them).
+
+Beside the rows, ``SSE_SDKS``: how the official SDKs of some rows read the end of an SSE stream (``stream_framing``'s
+notes on a stream that ends oddly compare them).
 """
 
 from __future__ import annotations
@@ -59,3 +62,24 @@ class Marks(NamedTuple):
 
 
 NONE = Marks()
+
+
+class SseSdk(NamedTuple):
+    """How ``provider``'s official SDK (the package ``name``) reads the end of an SSE stream, as its source has it:
+    ``done``, at ``data: [DONE]`` it stops where the data starts with it ("prefix"), is exactly it ("exact"), or never
+    looks (None: the family's assembler's ``done_marker`` is the same); ``reads_last_event``: an event the stream ends
+    inside (no blank line after it) is read, where the SSE spec drops it."""
+    provider: str
+    name: str
+    done: str | None
+    reads_last_event: bool
+
+
+# in the rows' order; the sources, as each family's stream assembler cites them for its done_marker
+SSE_SDKS = (
+    SseSdk("openai", "openai", "prefix", False),  # openai 3.57.0 openai/_streaming.py SSEDecoder, Stream.__stream__
+    SseSdk("anthropic", "anthropic", None, False),  # anthropic 2.14.0 _streaming.py Stream.__stream__
+    SseSdk("gemini", "google-genai", None, True),  # google-genai 3.6.1 _api_client.py _iter_response_stream
+    SseSdk("mistral", "mistralai", "exact", True),  # mistralai 3.7.0 client/utils/eventstreaming.py _parse_event
+    SseSdk("cohere", "cohere", "exact", False),  # cohere 7.3.1 v2/raw_client.py chat_stream
+)

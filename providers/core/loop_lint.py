@@ -353,11 +353,13 @@ def thinking_changes(steps: Iterable[tuple[int, Scenario, Translation]], rules: 
             before, bs, bt = previous
             if rule is not None and (bt.offered_tools != t.offered_tools or bs.system != s.system):
                 what = "tools" if bt.offered_tools != t.offered_tools else "system prompt"
-                way = ("loop.narrow: allowed keeps every tool on the wire and restricts the choice instead"
-                       if has_allowed else "keep the same tools on every step and steer with tool_choice (a named "
-                       "tool, auto or none keep the tools), or on Anthropic loop.narrow: allowed with the header "
-                       "anthropic-beta: mid-conversation-tool-changes-2026-07-01 in providers.anthropic.headers "
-                       "(the changes go in the conversation, docs/loop.md)")
+                if has_allowed:
+                    way = "loop.narrow: allowed keeps every tool on the wire and restricts the choice instead"
+                else:
+                    from .registry import tool_change_ways  # each family's own way, asked only here
+
+                    way = ", or ".join(["keep the same tools on every step and steer with tool_choice (a named tool, "
+                                        "auto or none keep the tools)", *tool_change_ways()])
                 out.append(LedgerEntry("warning", "loop.tools_changed_with_thinking",
                                        f"step {number} changes the {what} step {before} sent "
                                        f"({', '.join(bt.offered_tools) or 'none'} → {', '.join(t.offered_tools) or 'none'}"

@@ -93,6 +93,12 @@ def call_signatures() -> dict[str, str]:
             if getattr(module, "CALL_SIGNATURES", None)}
 
 
+def tool_change_ways() -> list[str]:
+    """How the APIs whose module lets a loop's tools change without breaking the thinking's prefix do it (each
+    module's ``TOOL_CHANGES_WAY``: Anthropic's beta), for ``loop_lint``'s way out."""
+    return [module.TOOL_CHANGES_WAY for module in family_modules() if getattr(module, "TOOL_CHANGES_WAY", None)]
+
+
 def empty_turn_content(provider: str) -> tuple[str, str] | None:
     """What an assistant turn with tool calls and no text carries back in the history for this provider, and
     the ledger's words for it (its module's ``EMPTY_TURN_CONTENT``); None: the turn goes back as the reply was."""

@@ -12,7 +12,7 @@ Three framings carry every provider's stream:
   ``stream_events``) read it, with the finding ``stream.unterminated_event``; one cut short is
   ``stream.incomplete_event``. Never silently dropped. A last ``data: [DONE]`` without its blank line is
   not dispatched, as openai's decoder (``_streaming.py`` ``SSEDecoder``) and the spec have it, and says so
-  (``UNTERMINATED_END``): the marker arrived, so the stream was not cut.
+  (``unterminated_end``): the marker arrived, so the stream was not cut.
 - ``ndjson``: one JSON value per line (Ollama).
 - ``eventstream``: AWS event-stream binary messages (Bedrock ConverseStream): a 12-byte prelude
   (total length, headers length, CRC32 of those 8 bytes), typed headers, the payload, and a CRC32 of the
@@ -27,11 +27,12 @@ Imported only by streaming code paths: `render` never loads it.
 from __future__ import annotations
 
 import codecs
+import functools
 import json
 import re
 import struct
 import zlib
-from typing import Any, Iterator, Literal, NamedTuple
+from typing import Any, Callable, Iterator, Literal, NamedTuple
 
 from .bounded import TWICE_SAID, DuplicateKey, depth_ok, key_shown, unique_keys
 from .stream_assembly import Finding
@@ -357,18 +358,39 @@ def inexact_done(text: str) -> Finding:
     together, cerebras); mistralai 3.7.0 ``client/utils/eventstreaming.py`` compares the whole data (``data ==
     sentinel``) and would read it as JSON. Read as the end, as openai's SDK reads it, and said."""
     shown = text if len(text) <= 40 else text[:39] + "…"
-    return Finding("stream.inexact_done", f"data {shown!r} is not exactly [DONE]: openai-python ends the stream at "
-                   "data that starts with [DONE], as read here; mistralai compares the whole data and would not")
+    prefix, exact = _sdks(lambda sdk: sdk.done == "prefix"), _sdks(lambda sdk: sdk.done == "exact")
+    return Finding("stream.inexact_done", f"data {shown!r} is not exactly [DONE]: {_said(prefix, 'ends', 'end')} the "
+                   f"stream at data that starts with [DONE], as read here; {_said(exact, 'compares', 'compare')} the "
+                   "whole data and would not")
 
 
-# The stream ends right after data: [DONE], with no blank line: openai 3.57.0 openai/_streaming.py SSEDecoder hands
-# the last line to decode(), which dispatches an event only at a blank line, so no [DONE] event comes out (the SSE
-# spec: an event the stream ends inside is not dispatched); Stream.__stream__ then ends with the bytes, without an
-# error, and the chat helper returns every chunk before it. Read the same way here: no event, nothing cut.
-UNTERMINATED_END = Finding("stream.unterminated_event", "data: [DONE] has no blank line after it: as the SSE spec "
-                           "says, openai's decoder dispatches no event the stream ends inside, so an openai SDK "
-                           "client never sees the end marker; it reads every event before it and does not fail. "
-                           "Read so here: the marker's bytes arrived, nothing was cut after it")
+def _sdks(test: Callable[[Any], bool]) -> list[str]:
+    """The names of the SDKs ``test`` holds for (``family_marks.SSE_SDKS``), in the rows' order."""
+    from .family_marks import SSE_SDKS
+
+    return list(dict.fromkeys(sdk.name for sdk in SSE_SDKS if test(sdk)))
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _said(names: list[str], one: str, many: str) -> str:
+    """``names`` and their verb: "a ends", "a and b end", "a, b and c end"."""
+    return f"{_listed(names)} {one if len(names) == 1 else many}"
+
+
+@functools.lru_cache(maxsize=None)
+def unterminated_end() -> Finding:
+    """The stream ends right after data: [DONE], with no blank line: openai 3.57.0 openai/_streaming.py SSEDecoder
+    hands the last line to decode(), which dispatches an event only at a blank line, so no [DONE] event comes out (the
+    SSE spec: an event the stream ends inside is not dispatched); Stream.__stream__ then ends with the bytes, without
+    an error, and the chat helper returns every chunk before it. Read the same way here: no event, nothing cut."""
+    decoders = [f"{name}'s" for name in _sdks(lambda sdk: sdk.done == "prefix")]
+    return Finding("stream.unterminated_event", f"data: [DONE] has no blank line after it: as the SSE spec says, "
+                   f"{_said(decoders, 'decoder dispatches', 'decoders dispatch')} no event the stream ends inside, so "
+                   "its SDK's clients never see the end marker; they read every event before it and do not fail. "
+                   "Read so here: the marker's bytes arrived, nothing was cut after it")
 
 
 class EventDecoder:
@@ -425,12 +447,14 @@ class EventDecoder:
         if last is not None and (last[1].startswith("[DONE]") or json_or_none(last[1]) is not None):
             if self._ends(last[1]) and not self.done:  # not dispatched, as openai's decoder does; no cut
                 self.done = True
-                self.findings.append(UNTERMINATED_END)
+                self.findings.append(unterminated_end())
             else:
                 if not self.done:
+                    readers = _sdks(lambda sdk: sdk.reads_last_event)
+                    droppers = _sdks(lambda sdk: not sdk.reads_last_event)
                     self.findings.append(Finding("stream.unterminated_event", "the last event has no blank line "
-                                                 "after it; it is read, as google-genai and mistralai read it (the "
-                                                 "SSE spec and openai, anthropic and cohere drop it)"))
+                                                 f"after it; it is read, as {_said(readers, 'reads', 'read')} it (the "
+                                                 f"SSE spec and {_listed(droppers)} drop it)"))
                 events += self._events([last], at)
             pending = ""
         if pending.strip() and not self.done:

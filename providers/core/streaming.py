@@ -16,7 +16,7 @@ from typing import Any, AsyncIterator, Callable, Iterable, NamedTuple, Protocol
 
 from .model import ProviderError, Reply
 from .stream_assembly import Assembly, Finding, missing_final
-from .stream_framing import (UNTERMINATED_END, DoneMarker, Event, EventDecoder, Framing, iter_chunks,
+from .stream_framing import (DoneMarker, Event, EventDecoder, Framing, iter_chunks, unterminated_end,
                              json_or_none, saved_events)
 
 DEFAULT_IDLE = 30.0  # seconds without a byte before a stream counts as stalled
@@ -136,11 +136,11 @@ def done_marker(assembler: Any) -> DoneMarker:
 
 def settled(findings: Iterable[Finding]) -> list[Finding]:
     """The decoder's and the assembler's findings together: a data: [DONE] that arrived without its blank line
-    (``UNTERMINATED_END``, not an event, as openai's decoder reads it) leaves the chat assembler without its end
+    (``unterminated_end``, not an event, as the SDK that ends at its prefix reads it) leaves the chat assembler without its end
     marker, yet nothing was cut: that stream.no_final_event is dropped. A stream whose end is another event
     (Anthropic's message_stop, Responses' response.completed) is still missing it: that finding stays."""
     found = list(findings)
-    if UNTERMINATED_END in found:
+    if unterminated_end() in found:
         marker = missing_final("data: [DONE]")  # the chat assembler's (openai_chat_stream.py final_event)
         return [f for f in found if f != marker]
     return found

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from .model import LedgerEntry, Tool
 
@@ -20,38 +20,12 @@ def refusing_apis(count: int) -> str:
                      for most, titles in sorted(by_most.items()))
 
 
-def _chat(tools: Sequence[Tool]) -> dict[str, Any]:
-    """Chat Completions' tools (what the chat_* and openai_* measures read; they read Responses' flat form too)."""
-    out = []
-    for tool in tools:
-        function: dict[str, Any] = {"name": tool.name, "parameters": tool.parameters}
-        if tool.description is not None:
-            function["description"] = tool.description
-        if tool.strict is not None:
-            function["strict"] = tool.strict
-        out.append({"type": "function", "function": function})
-    return {"tools": out}
+def body_for(provider: str, tools: Sequence[Tool]) -> dict[str, Any] | None:
+    """The request body a row's ``body_limits`` are measured on, holding ``tools``: its module's ``limits_body``
+    (the family's own tool form); None for a module that declares none."""
+    from .registry import module_for
 
-
-def _messages(tools: Sequence[Tool]) -> dict[str, Any]:
-    """Anthropic Messages' tools (what the anthropic_* measures read)."""
-    return {"tools": [{"name": t.name, "input_schema": t.parameters, **({"strict": t.strict} if t.strict else {})}
-                      for t in tools]}
-
-
-def _cohere(tools: Sequence[Tool]) -> dict[str, Any]:
-    """Cohere v2: strict_tools is one flag for every tool, set when any tool is strict (cohere.py: strict.widened)."""
-    return {**_chat(tools), **({"strict_tools": True} if any(t.strict for t in tools) else {})}
-
-
-# The body each measure of core/body_limits.py reads, by the measure's prefix.
-_BODIES: dict[str, Callable[[Sequence[Tool]], dict[str, Any]]] = {
-    "chat_": _chat, "openai_": _chat, "anthropic_": _messages, "cohere_": _cohere}
-
-
-def body_for(measure: str, tools: Sequence[Tool]) -> dict[str, Any] | None:
-    """The request body ``measure`` reads, holding ``tools``; None for a measure of no known body."""
-    build = next((b for prefix, b in _BODIES.items() if measure.startswith(prefix)), None)
+    build = getattr(module_for(provider), "limits_body", None)
     return build(tools) if build is not None else None
 
 
@@ -63,12 +37,12 @@ def field_warnings(tools: Sequence[Tool]) -> list[LedgerEntry]:
     from .capabilities import CAPABILITIES
 
     found: dict[tuple[str, int, str, int, str, int, str], list[tuple[str, str]]] = {}
-    bodies: dict[str, dict[str, Any] | None] = {}
+    bodies: dict[str, dict[str, Any] | None] = {}  # by module: the rows of one family share its body
     for row in CAPABILITIES.values():
         for limit in row.body_limits:
-            if limit.measure not in bodies:
-                bodies[limit.measure] = body_for(limit.measure, tools)
-            body = bodies[limit.measure]
+            if row.module not in bodies:
+                bodies[row.module] = body_for(row.provider, tools)
+            body = bodies[row.module]
             for index, name, count in MEASURES[limit.measure](body) if body is not None else ():
                 if count > limit.most:
                     key = (limit.severity, limit.most, limit.what, index, name, count, limit.measure)

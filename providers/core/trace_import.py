@@ -63,15 +63,23 @@ PROVIDER_NAMES: dict[str, str] = {
 }
 
 
-def family_of(provider: str | None) -> str:
-    """Whose reasoning state a toolchoice provider's replies hold: its module's ``REASONING_FAMILY``
-    (OpenAI Chat's for a provider toolchoice has no row for)."""
+# The provider whose message format the older GenAI events' JSON text is in, as the format says (a provider name
+# in its own words, read as PROVIDER_NAMES are): semantic-conventions v1.26.0 docs/gen-ai/llm-spans.md, events
+# gen_ai.content.prompt and gen_ai.content.completion: "It's RECOMMENDED to format prompts as JSON string matching
+# [OpenAI messages format](https://platform.openai.com/docs/guides/text-generation)" (completions the same).
+EVENT_MESSAGES_FORMAT = "openai"
+
+
+def family_of(provider: str | None) -> str | None:
+    """Whose reasoning state a toolchoice provider's replies hold: its module's ``REASONING_FAMILY``; None for a
+    provider toolchoice has no row for (no API's: ``trace_scenario`` leaves such state out and says so)."""
     from .capabilities import CAPABILITIES
     from .registry import module_for
 
     if provider not in CAPABILITIES:
-        return "openai-chat"
-    return getattr(module_for(provider), "REASONING_FAMILY", "openai-chat")
+        return None
+    family: str = module_for(provider).REASONING_FAMILY
+    return family
 
 
 def provider_id(recorded: Any) -> str | None:
@@ -100,8 +108,8 @@ def traced_as(provider: str | None, request: Any, output: Any) -> str | None:
 CHOICE_KEYS = ("tool_choice", "toolChoice", "tool_config", "toolConfig")  # OpenAI/Anthropic, Gemini
 
 
-def reasoning_family(recorded: Any) -> str:
-    """Whose reasoning state a recorded provider writes (``ReasoningItem.family``)."""
+def reasoning_family(recorded: Any) -> str | None:
+    """Whose reasoning state a recorded provider writes (``ReasoningItem.family``); None: a provider no row is."""
     return family_of(provider_id(recorded))
 
 
@@ -221,7 +229,7 @@ def _openinference(span: Span) -> LlmCall:
 _ROLES = {"model": "assistant", "human": "user", "ai": "assistant", "function": "tool"}  # Gemini's, LangChain's
 
 
-def _oi_message(node: dict[str, Any], family: str) -> dict[str, Any] | None:
+def _oi_message(node: dict[str, Any], family: str | None) -> dict[str, Any] | None:
     role = node.get("role")
     if not isinstance(role, str):
         return None
@@ -388,8 +396,9 @@ def _system_text(value: Any) -> str | None:
     return None
 
 
-def _genai_messages(value: Any, family: str = "openai-chat") -> list[dict[str, Any]] | None:
-    """``gen_ai.input.messages`` / ``gen_ai.output.messages`` (role + parts) → scenario messages."""
+def _genai_messages(value: Any, family: str | None) -> list[dict[str, Any]] | None:
+    """``gen_ai.input.messages`` / ``gen_ai.output.messages`` (role + parts) → scenario messages; ``family``: whose
+    reasoning state they hold (None: a provider no row is)."""
     if not isinstance(value, list):
         return None
     out: list[dict[str, Any]] = []
@@ -399,7 +408,7 @@ def _genai_messages(value: Any, family: str = "openai-chat") -> list[dict[str, A
     return out
 
 
-def _genai_message(m: dict[str, Any], family: str) -> list[dict[str, Any]]:
+def _genai_message(m: dict[str, Any], family: str | None) -> list[dict[str, Any]]:
     role = str(m.get("role") or "user")
     role = _ROLES.get(role, role)
     parts = m.get("parts")
@@ -457,6 +466,7 @@ def _older(span: Span) -> tuple[list[dict[str, Any]] | None, list[dict[str, Any]
     """The older forms: per-message span events, ``gen_ai.content.prompt`` events, flattened ``gen_ai.prompt.N``."""
     messages: list[dict[str, Any]] = []
     outputs: list[dict[str, Any]] = []
+    family = family_of(EVENT_MESSAGES_FORMAT)  # the format's, whoever answered
     for name, attrs in span.events:
         body = _json(attrs.get("gen_ai.event.content") or attrs.get("body"))
         fields = body if isinstance(body, dict) else attrs
@@ -466,9 +476,9 @@ def _older(span: Span) -> tuple[list[dict[str, Any]] | None, list[dict[str, Any]
             inner = _json(fields.get("message"))
             outputs.append(_plain_message(inner if isinstance(inner, dict) else fields, "assistant"))
         elif name == "gen_ai.content.prompt":
-            messages.extend(_genai_messages(_json(attrs.get("gen_ai.prompt"))) or [])
+            messages.extend(_genai_messages(_json(attrs.get("gen_ai.prompt")), family) or [])
         elif name == "gen_ai.content.completion":
-            outputs.extend(_genai_messages(_json(attrs.get("gen_ai.completion"))) or [])
+            outputs.extend(_genai_messages(_json(attrs.get("gen_ai.completion")), family) or [])
     if not messages:
         for item in _indexed(unflatten(span.attributes, "gen_ai.prompt")):
             if isinstance(item, dict):

@@ -191,11 +191,39 @@ def build(path: Path, run: Trajectory, executed: dict[str, dict[str, Any]] | Non
         loop["results"] = results
     data["loop"] = loop
     replies = [_reply(call) for call in calls]
+    data["messages"], replies = _known_reasoning(calls, data["messages"], replies, notes)
     for number, call in enumerate(calls, 1):
         for line in call.untravelled:
             notes.append(LedgerEntry("warning", "trace.not_replayed", f"step {number}: {line}"))
     _check(shown, data)
     return ImportedTrace(data, replies, notes, pid, run)
+
+
+def _known_reasoning(calls: list[LlmCall], messages: list[dict[str, Any]], replies: list[dict[str, Any]],
+                     notes: list[LedgerEntry]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The messages and replies without the reasoning state of a provider no row is (``family_of``: None): no API's
+    form is known to hold it, so none is guessed; left out and said."""
+    left = 0
+
+    def known(holder: dict[str, Any]) -> dict[str, Any]:
+        nonlocal left
+        items = holder.get("reasoning") or []
+        kept = [item for item in items if item.get("family") is not None]
+        if len(kept) == len(items):
+            return holder
+        left += len(items) - len(kept)
+        return {k: v for k, v in holder.items() if k != "reasoning"} | ({"reasoning": kept} if kept else {})
+
+    messages, replies = [known(m) for m in messages], [known(r) for r in replies]
+    if left:
+        named = list(dict.fromkeys(json.dumps(c.provider) for c in calls
+                                   if isinstance(c.provider, str) and reasoning_family(c.provider) is None))
+        whose = f"the provider {', '.join(named)}, which toolchoice does not know" if named else \
+            "a provider the trace does not name"
+        notes.append(LedgerEntry("warning", "trace.reasoning_unknown",
+                                 f"the recorded reasoning state ({left} item{'s' if left != 1 else ''}) is of {whose}: "
+                                 "no API's form is known to hold it, so it is left out (-p's API does not get it back)"))
+    return messages, replies
 
 
 def _convention(call: LlmCall) -> str:
