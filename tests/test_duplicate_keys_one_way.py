@@ -8,16 +8,14 @@ server on 127.0.0.1."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 from servers import StandIn, Step
 
-from cli import refused_saying, run_cli, user_env
+from test_duplicate_keys_replies import ENV, SCENARIO, _values  # the scenario send judged the same keys against
 
-KEY = "sk-test-duplicate-one-way-0123456789"
-ENV = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_TOKEN"))} | {"OPENAI_API_KEY": KEY}
+from cli import refused_saying, run_cli, user_env
 
 # a chat completion whose one object names two keys twice: the function's "name" (get_time first, get_weather
 # last) and its "arguments" (Rome first, Paris last)
@@ -26,18 +24,6 @@ BODY = (b'{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model
         b' "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_time",'
         b' "arguments": "{\\"city\\": \\"Rome\\"}",\n "name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}}]}}],'
         b' "usage": {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8}}')
-
-SCENARIO = """
-tools:
-  - name: get_weather
-    parameters: {type: object, properties: {city: {type: string}}, required: [city]}
-  - name: get_time
-    parameters: {type: object, properties: {tz: {type: string}}, required: [tz]}
-tool_choice: {type: tool, name: get_weather}
-messages: [{role: user, content: Weather in Paris?}]
-providers:
-  openai: {model: m, base_url: "URL"}
-"""
 
 
 def said(verdict: dict, code: str = "reply.duplicate_key") -> list[str]:
@@ -55,17 +41,6 @@ def sent(tmp_path_factory) -> tuple[Path, dict]:
     assert done.returncode == 0, done.stdout + done.stderr
     [verdict] = [v for v in _values(json.loads(done.stdout), "verdict") if isinstance(v, dict)]
     return path, verdict
-
-
-def _values(data, key):
-    if isinstance(data, dict):
-        for k, v in data.items():
-            if k == key:
-                yield v
-            yield from _values(v, key)
-    elif isinstance(data, list):
-        for item in data:
-            yield from _values(item, key)
 
 
 # ---- parse FILE reads a saved reply as send reads it ----------------------------------------------------------------
