@@ -95,11 +95,14 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
 
     from .mcp_twice import read_file
 
-    folder = tempfile.mkdtemp(prefix="toolchoice-mcp-")  # the relay's keys named twice (mcp_twice): its own, 0700
-    twice = os.path.join(folder, "twice")
+    try:  # the relay's keys named twice (mcp_twice): a folder of its own, 0700
+        folder = tempfile.mkdtemp(prefix="toolchoice-mcp-")
+    except OSError:  # no temporary folder: listed as before, nothing said
+        folder = ""
+    twice = os.path.join(folder, "twice") if folder else ""
     # the server runs behind mcp_relay, which passes at most mcp_reply_bytes of its stdout on to the SDK, and stops
     # the server's process group at the deadline (the SDK's own stop then waited ~4-8 s more)
-    relay = [sys.executable, "-I", "-S", mcp_relay.__file__, mcp_relay.TWICE + twice,
+    relay = [sys.executable, "-I", "-S", mcp_relay.__file__, *([mcp_relay.TWICE + twice] if twice else []),
              str(limits.get("mcp_reply_bytes")), str(limits.get("tools")), repr(float(timeout)), program]
     params = mcp.StdioServerParameters(command=relay[0], args=[*relay[1:], *argv[1:]], cwd=str(cwd) if cwd else None,
                                        env=extra or None)
@@ -108,7 +111,8 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
     try:
         done: dict[str, Any] = {}
         listing = _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog.file)), done=done, who=who),
-                       who, timeout, secrets, done, lambda: read_file(twice, limits.get("mcp_reply_bytes")))
+                       who, timeout, secrets, done, (lambda: read_file(twice, limits.get("mcp_reply_bytes"))) if twice
+                       else None)
         short = [value for value, shown in secrets.items() if shown == HIDDEN]  # those the Redactor leaves
         hidden = hide_echoes_data(listing, short) if short else listing
         if hidden != listing:
@@ -139,7 +143,8 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
         raise
     finally:
         errlog.close()
-        shutil.rmtree(folder, ignore_errors=True)
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _too_many_tools(who: str) -> ToolchoiceError:

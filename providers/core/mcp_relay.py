@@ -111,8 +111,11 @@ class Twice:
         new = [key for key in found if key not in self.said]
         self.said.update(new)
         if new:
-            self.out.write("".join(json.dumps(key) + "\n" for key in new))
-            self.out.flush()  # before the line reaches the SDK: read once the listing is
+            try:
+                self.out.write("".join(json.dumps(key) + "\n" for key in new))
+                self.out.flush()  # before the line reaches the SDK: read once the listing is
+            except OSError:  # a full disk: not said, the listing goes on as before
+                pass
 
 
 def main(argv: list[str]) -> int:
