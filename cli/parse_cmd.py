@@ -53,31 +53,31 @@ def read_bytes(path: Path, missing: str, folder: str) -> bytes:
     return bounded.read_file(path, "reply", limit="stream_bytes", regular_only=True, stdin=True)
 
 
-def read_body(path: Path) -> tuple[Any, str]:
-    """(parsed JSON or None, raw text) of a response file; ``-`` reads stdin."""
+def read_body(path: Path) -> tuple[Any, str, tuple[str, ...]]:
+    """(parsed JSON or None, raw text, the keys it names twice in one object) of a response file; ``-`` reads
+    stdin. A saved reply is what a server wrote: a key written twice is read as ``send`` reads it, the last of the
+    two as the official SDKs' ``json.loads`` reads it (``bounded.json_loads_twice``), and said, never refused (the
+    user's own files, ``--scenario`` among them, are refused at file:line)."""
     if str(path) == "-":
         text = read_bytes(path, "", "").decode("utf-8-sig", errors="replace")
     else:
         text = read_bytes(path, "give a saved response body (JSON)", "name one sample-NNN.response.json file").decode(
             "utf-8-sig", errors="replace")
-    from toolchoice.providers.core.bounded import (DuplicateKey, TooManyDigits, Unreadable, digits_line, json_loads,
-                                                   unique_keys)
+    from toolchoice.providers.core.bounded import TooManyDigits, Unreadable, digits_line, json_loads_twice
 
     try:
-        return json_loads(text, object_pairs_hook=unique_keys), text
+        body, twice = json_loads_twice(text)
+        return body, text, twice
     except Unreadable as exc:  # nested too deeply, or an integer past Python's digit limit: said, not "non-JSON"
         line = digits_line(text) if isinstance(exc, TooManyDigits) else None
         raise ToolchoiceError(str(exc), path=str(path), line=line) from None
-    except DuplicateKey as exc:  # json.loads kept the last and judged a reply that is not the one saved
-        raise ToolchoiceError(str(exc), path=str(path), line=exc.line,
-                              hint="JSON readers differ on which one counts: keep one of them") from None
     except ValueError:
         from toolchoice.providers.core.sniff import scenario_given
 
         given = scenario_given(str(path), text)  # bad input, not a provider's non-JSON answer
         if given is not None:
             raise given from None
-        return None, text
+        return None, text, ()
 
 
 def json_text(provider: str, reply: Reply, verdict: dict[str, Any] | None, translation: Translation | None,
@@ -143,6 +143,7 @@ def parse(
         translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
                                          allow_env=allow_env, gateway=gateway)[0]
     streamed = None
+    twice: tuple[str, ...] = ()
     if stream:
         from toolchoice.providers.core.streaming import assemble_bytes
 
@@ -152,7 +153,7 @@ def parse(
     else:
         from toolchoice.providers.core.sniff import saved_sibling, saved_stream, wrong_format
 
-        body, text = read_body(response)
+        body, text, twice = read_body(response)
         sibling = saved_sibling(str(response), body)
         if sibling is not None:
             raise sibling
@@ -170,6 +171,15 @@ def parse(
         from toolchoice.providers.core.verdict import verdict
 
         judged = verdict(loaded, reply, translation)
+        if twice:  # beside the verdict, as send says it (runner.judge)
+            from toolchoice.providers.core.verdict import with_twice
+
+            judged = with_twice(judged, twice)
+    elif twice:  # no verdict to say it beside: a warning line each (the first TWICE_SAID, then one for the rest)
+        from toolchoice.providers.core.verdict import twice_said
+
+        for entry in twice_said(twice):
+            exits.warning_line(f"{entry.code}: {entry.message}")
     import re
 
     from .output import emit_drawn, output_redactor

@@ -14,8 +14,10 @@ from typing import Any, Callable, Iterator
 
 @contextmanager
 def serving(tools: Callable[[Any], list[dict[str, Any]]], on_close: Callable[[], None] = lambda: None,
-            paths: list[str] | None = None, wire: Callable[[bytes], bytes] = lambda body: body) -> Iterator[str]:
-    """The server's URL while the block runs (any path is served; ``paths`` gets each request's)."""
+            paths: list[str] | None = None, wire: Callable[[bytes], bytes] = lambda body: body,
+            sse: bool = False) -> Iterator[str]:
+    """The server's URL while the block runs (any path is served; ``paths`` gets each request's). ``sse``: the
+    tools/list answer as an event stream (one ``message`` event), as a streamable-HTTP server may answer."""
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -23,9 +25,9 @@ def serving(tools: Callable[[Any], list[dict[str, Any]]], on_close: Callable[[],
         def log_message(self, *args: object) -> None:
             pass
 
-        def answer(self, status: int, body: bytes = b"") -> None:
+        def answer(self, status: int, body: bytes = b"", kind: str = "application/json") -> None:
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("mcp-session-id", "s1")
             self.end_headers()
@@ -51,6 +53,8 @@ def serving(tools: Callable[[Any], list[dict[str, Any]]], on_close: Callable[[],
                        "serverInfo": {"name": "stub", "version": "1"}} if message["method"] == "initialize" else
                       {"tools": tools(self.headers)})
             body = json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}).encode()
+            if message["method"] == "tools/list" and sse:
+                return self.answer(200, b"event: message\ndata: " + wire(body) + b"\n\n", "text/event-stream")
             self.answer(200, wire(body) if message["method"] == "tools/list" else body)
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -3,8 +3,8 @@
 Python's ``json.loads`` keeps the last of two equal names in an object and drops the first without a word
 (``{"tool_choice": "auto", "tool_choice": "required"}`` became ``required``), and reads ``NaN`` as a float. The
 scenario reader refuses both with one line naming file and line, and ``--tool-choice`` does since 3444d440; here
-every other surface a user writes or hands in: ``tools FILE`` and ``from:`` tool files (JSON, JSON Lines), ``parse
-FILE``, ``trace FILE`` (a saved request, an OTLP/JSON export, a HAR), ``run --replay``'s reply files. The truth
+every other surface a user writes or hands in: ``tools FILE`` and ``from:`` tool files (JSON, JSON Lines), ``trace
+FILE`` (a saved request, an OTLP/JSON export, a HAR), ``run --replay``'s reply files. The truth
 outside the code: RFC 8259 section 4 ("The names within an object SHOULD be unique"; "the behavior of software
 that receives such an object is unpredictable", some keep the first), section 6 (no NaN or Infinity), and
 YAML 1.2.2 section 3.2.1.1 (each key of a mapping unique): what the scenario reader already says for the same
@@ -82,15 +82,12 @@ REPLY = ('{"id": "x", "object": "chat.completion", "model": "m", "choices": [{"i
          '"function", "function": {"name": "get_weather", "name": "get_time", "arguments": "{}"}}]}}]}')
 
 
-def test_a_saved_reply_with_a_key_twice_is_refused_not_judged_on_the_last(tmp_path: Path) -> None:
+def test_a_saved_reply_is_the_servers_json_read_as_send_reads_it(tmp_path: Path) -> None:
+    """A saved reply is what a server wrote, not the user: read as send reads it (the last of the two, said as
+    reply.duplicate_key: tests/test_duplicate_keys_one_way.py), never refused; the rest of this file is the user's."""
     path = _write(tmp_path, "reply.json", REPLY)
-    said = refused_saying(run_cli(["parse", str(path), "-p", "openai"], env=user_env()), "reply.json:2:")
-    assert 'the key "name" is written twice' in said and "get_time" not in said.split("twice")[0]
-
-
-def test_a_saved_reply_on_stdin_is_refused_too() -> None:
-    said = refused_saying(run_cli(["parse", "-", "-p", "openai"], env=user_env(), input=REPLY), "written twice")
-    assert '"name"' in said
+    done = run_cli(["parse", str(path), "-p", "openai"], env=user_env())
+    assert done.returncode == 0 and "reply.duplicate_key" in done.stderr and "get_time" in done.stdout, done.stderr
 
 
 # ---- trace FILE: a saved request, an OTLP/JSON export, a HAR (bounded.json_documents reads each) --------------------

@@ -312,16 +312,17 @@ def duplicate_line(text: str, at: int = 0) -> int | None:
     return None
 
 
-def json_loads(text: str | bytes, **kwargs: Any) -> Any:
+def json_loads(text: str | bytes, _read: Callable[[Any], Any] | None = None, **kwargs: Any) -> Any:
     """``json.loads`` that never recurses past the json_depth limit: deeper text raises ``TooDeep``
     (a ValueError, like any text that is not JSON) instead of RecursionError; an integer past Python's
     digit limit raises ``TooManyDigits``. With ``object_pairs_hook=unique_keys``, a key written twice raises
-    ``DuplicateKey`` with the line of its object."""
+    ``DuplicateKey`` with the line of its object. ``_read``: what reads the text in json.loads's place
+    (``json_loads_twice``'s ``read_last``)."""
     if not depth_ok(text):
         raise TooDeep(f"the JSON nests too deeply: more than {limits.shown('json_depth')}; "
                       f"{limits.raise_hint('json_depth')}")
     try:
-        return json.loads(text, **kwargs)
+        return json.loads(text, **kwargs) if _read is None else _read(text)
     except RecursionError:
         raise TooDeep(f"the JSON nests too deeply for this interpreter's stack ({limits.shown('json_depth')})") from None
     except DuplicateKey as exc:
@@ -337,24 +338,48 @@ def json_loads(text: str | bytes, **kwargs: Any) -> Any:
         raise digits from None
 
 
-def json_loads_twice(text: str | bytes, **kwargs: Any) -> tuple[Any, tuple[str, ...]]:
+def json_loads_twice(text: str | bytes) -> tuple[Any, tuple[str, ...]]:
     """A server's JSON: ``json_loads`` reading a key written twice in one object as the official SDKs'
     ``json.loads`` reads it (the last of the two), with each key so written (once, in the order met) for the caller
-    to say so. Never refused: a server's duplicate is not the user's mistake (``unique_keys`` is for the user's)."""
+    to say so (``read_last``). Never refused: a server's duplicate is not the user's mistake (``unique_keys`` is
+    for the user's). NaN and Infinity are not JSON (``no_constant``)."""
     twice: dict[str, None] = {}
+    if isinstance(text, bytes):  # as json.loads reads bytes
+        text = text.decode(json.detect_encoding(text), "surrogatepass")
+    return json_loads(text, _read=lambda t: read_last(t, twice)), tuple(twice)
+
+
+_UNIQUE = json.JSONDecoder(object_pairs_hook=unique_keys, parse_constant=no_constant)  # one decoder, made once:
+# json.loads with an argument makes one a call (a stream's small events paid it each)
+
+
+def read_last(text: str, twice: dict[str, None]) -> Any:
+    """A server's JSON text read as the official SDKs read it: of a key written twice in one object the last
+    is kept, and the key added to ``twice`` (once, in the order the objects close). The one check of a server's
+    JSON that streams (``stream_framing.json_or_none``), replies (``transport``, ``json_loads_twice``) and MCP
+    listings over HTTP share: the text is read once when no key is written twice, once more (collecting) when
+    one is; linear either way. No NaN or Infinity (``no_constant``). Raises what ``json.loads`` raises: a
+    ValueError for text that is not JSON, RecursionError past the interpreter's stack (its callers check the
+    depth first)."""
+    if text.startswith("\ufeff"):  # json.loads's words: a decoder's own read would call it "Expecting value"
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    try:
+        return _UNIQUE.decode(text)
+    except DuplicateKey:
+        pass
 
     def last(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out, again = _object(pairs)
         twice.update(dict.fromkeys(again))
         return out
 
-    return json_loads(text, object_pairs_hook=last, **kwargs), tuple(twice)
+    return json.JSONDecoder(object_pairs_hook=last, parse_constant=no_constant).decode(text)
 
 
 def keys_twice(data: bytes) -> tuple[str, ...]:
     """The keys a server's JSON ``data`` names twice in one object (``json_loads_twice``); () when it is not JSON."""
     try:
-        return json_loads_twice(data.decode("utf-8", "replace"), parse_constant=no_constant)[1]
+        return json_loads_twice(data.decode("utf-8", "replace"))[1]
     except ValueError:
         return ()
 

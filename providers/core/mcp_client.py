@@ -91,10 +91,19 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
 
     from . import limits, mcp_relay
 
+    import tempfile
+
+    from .mcp_twice import read_file
+
+    try:  # the relay's keys named twice (mcp_twice): a folder of its own, 0700
+        folder = tempfile.mkdtemp(prefix="toolchoice-mcp-")
+    except OSError:  # no temporary folder: listed as before, nothing said
+        folder = ""
+    twice = os.path.join(folder, "twice") if folder else ""
     # the server runs behind mcp_relay, which passes at most mcp_reply_bytes of its stdout on to the SDK, and stops
     # the server's process group at the deadline (the SDK's own stop then waited ~4-8 s more)
-    relay = [sys.executable, "-I", "-S", mcp_relay.__file__, str(limits.get("mcp_reply_bytes")),
-             str(limits.get("tools")), repr(float(timeout)), program]
+    relay = [sys.executable, "-I", "-S", mcp_relay.__file__, *([mcp_relay.TWICE + twice] if twice else []),
+             str(limits.get("mcp_reply_bytes")), str(limits.get("tools")), repr(float(timeout)), program]
     params = mcp.StdioServerParameters(command=relay[0], args=[*relay[1:], *argv[1:]], cwd=str(cwd) if cwd else None,
                                        env=extra or None)
     errlog = _StderrTail()
@@ -102,7 +111,8 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
     try:
         done: dict[str, Any] = {}
         listing = _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog.file)), done=done, who=who),
-                       who, timeout, secrets, done)
+                       who, timeout, secrets, done, (lambda: read_file(twice, limits.get("mcp_reply_bytes"))) if twice
+                       else None)
         short = [value for value, shown in secrets.items() if shown == HIDDEN]  # those the Redactor leaves
         hidden = hide_echoes_data(listing, short) if short else listing
         if hidden != listing:
@@ -133,6 +143,8 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
         raise
     finally:
         errlog.close()
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _too_many_tools(who: str) -> ToolchoiceError:
@@ -255,19 +267,23 @@ def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> 
     from mcp.client.streamable_http import streamable_http_client
     import httpx2  # the SDK's HTTP client (a dependency of mcp 2)
 
+    from .mcp_twice import Watch, keys_of
+
     def connect() -> Awaitable[dict[str, Any]]:
         client = httpx2.AsyncClient(headers={**resolved, "Accept-Encoding": "identity"}, timeout=httpx2.Timeout(timeout),
-                                    transport=_capped_transport(httpx2, who, done))
+                                    transport=_capped_transport(httpx2, who, done, watch))
         return _listing(mcp.Client(streamable_http_client(url, http_client=client)), client, done, who)
 
     done: dict[str, Any] = {}
-    return _run(connect, who, timeout, secrets, done)
+    watch = Watch()  # the keys its tools/list answers name twice, as their bytes pass
+    return _run(connect, who, timeout, secrets, done, lambda: keys_of(watch.found))
 
 
-def _capped_transport(httpx2: Any, who: str, done: dict[str, Any]) -> Any:
+def _capped_transport(httpx2: Any, who: str, done: dict[str, Any], watch: Any) -> Any:
     """The SDK's HTTP transport, every answer counted against ``mcp_reply_bytes`` (asked uncompressed; a
     compressed answer is counted as it arrives, before decoding, and refused: a gzip bomb never inflates). The
-    first error status goes into ``done["status"]``: the SDK says only "Server returned an error response"."""
+    first error status goes into ``done["status"]``: the SDK says only "Server returned an error response".
+    Each answer's bytes also go to ``watch`` (``mcp_twice.Watch``: the keys a listing names twice)."""
     from . import limits
 
     from .mcp_relay import count_tools
@@ -275,8 +291,8 @@ def _capped_transport(httpx2: Any, who: str, done: dict[str, Any]) -> Any:
     cap, most_tools, tools = limits.get("mcp_reply_bytes"), limits.get("tools"), [0]  # tools: of every answer
 
     class Counted(httpx2.AsyncByteStream):  # type: ignore[misc,name-defined]
-        def __init__(self, inner: Any, compressed: bool) -> None:
-            self.inner, self.compressed, self.seen, self.carry = inner, compressed, 0, b""
+        def __init__(self, inner: Any, compressed: bool, answer: Any) -> None:
+            self.inner, self.compressed, self.seen, self.carry, self.answer = inner, compressed, 0, b"", answer
 
         async def __aiter__(self) -> Any:
             async for chunk in self.inner:
@@ -290,7 +306,9 @@ def _capped_transport(httpx2: Any, who: str, done: dict[str, Any]) -> Any:
                 tools[0] += found
                 if tools[0] > most_tools:  # as mcp_relay counts them: before the SDK parses the page
                     raise _too_many_tools(who)
+                self.answer.feed(chunk)
                 yield chunk
+            self.answer.end()  # before the SDK reads the body's end
 
         async def aclose(self) -> None:
             await self.inner.aclose()
@@ -305,7 +323,8 @@ def _capped_transport(httpx2: Any, who: str, done: dict[str, Any]) -> Any:
             if response.status_code >= 400 and not optional:
                 done.setdefault("status", response.status_code)
             encoding = response.headers.get("content-encoding", "identity").strip().lower()
-            response.stream = Counted(response.stream, encoding not in ("", "identity"))
+            response.stream = Counted(response.stream, encoding not in ("", "identity"),
+                                      watch.answer(response.headers.get("content-type", "")))
             return response
 
     return Capped()
@@ -381,9 +400,11 @@ async def _listing(client: Any, http: Any = None, done: dict[str, Any] | None = 
 
 
 def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float,
-         secrets: dict[str, str], done: dict[str, Any] | None = None) -> dict[str, Any]:
+         secrets: dict[str, str], done: dict[str, Any] | None = None, twice: Callable[[], Any] | None = None
+         ) -> dict[str, Any]:
     """Run the listing under one deadline; every failure becomes one line (secrets redacted). ``done``: where
-    ``_listing`` put the tools once listed: a deadline passed while only closing the session keeps them."""
+    ``_listing`` put the tools once listed: a deadline passed while only closing the session keeps them.
+    ``twice``: the keys the listing named twice (``mcp_twice.Keys``), kept beside it as ``mcp_twice.TWICE``."""
     import anyio
 
     from . import limits
@@ -413,6 +434,11 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
                 if done is None or "tools" not in done or not isinstance(_leaf(exc), TimeoutError):
                     raise
                 listing = {"tools": done["tools"]}
+        keys = twice() if twice is not None else None
+        if keys is not None and keys.total:  # said by tool_import.import_listing (mcp.duplicate_key)
+            from .mcp_twice import TWICE
+
+            listing[TWICE] = {"keys": list(keys.first), "total": keys.total}
         if secrets:  # a server may echo a header it was sent (into a description, a default): never kept
             shown = redactor.data(listing)
             if shown != listing:

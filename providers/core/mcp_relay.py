@@ -1,4 +1,5 @@
-"""The bound on what a stdio MCP server may answer: ``python -I -S mcp_relay.py CAP TOOLS DEADLINE PROGRAM ARGS...``.
+"""The bound on what a stdio MCP server may answer: ``python -I -S mcp_relay.py [--twice=FILE] CAP TOOLS DEADLINE
+PROGRAM ARGS...``.
 
 The MCP SDK's ``stdio_client`` starts this relay in the server's place (mcp_client.list_tools_stdio): the
 relay starts the server with the same stdin and stderr, and copies its stdout through, at most CAP bytes
@@ -15,12 +16,16 @@ it); when the server exits by itself or is stopped past the cap, the relay stops
 left in the group. At DEADLINE seconds (toolchoice's own, ``tools --timeout``) the relay stops the group itself:
 the SDK's stop, which began then, waits 2 s for the server to exit once its stdin is closed, then 2 s more after
 SIGTERM before SIGKILL (`tools --mcp "sleep 100" --timeout 2` ended after ~8-10 s); the relay gone, it ends at
-once. Standard library only, no site.
+once. A tools/list answer naming a key twice in one object (a tool's ``"name"``, a schema property) is read by the
+SDK as pydantic reads it, the last of the two, without a word: with ``--twice=FILE``, each such key is written to
+FILE once (a JSON string a line, ``Twice``) before the line goes on to the SDK, for mcp_client to say it.
+Standard library only, no site.
 """
 
 from __future__ import annotations
 
 import codecs
+import json
 import os
 import re
 import subprocess
@@ -57,8 +62,69 @@ def count_tools(chunk: bytes, carry: bytes) -> tuple[int, bytes]:
     return len(found), joined[start:]
 
 
+TWICE = "--twice="  # the relay's own first argument (CAP is a number): never the server's
+_TOOLS_KEY = re.compile(_spellings("tools"))  # a line without it in any spelling is no tools/list answer
+
+
+class Twice:
+    """The keys a tools/list answer (a JSON-RPC result holding ``"tools"``: one line, as MCP's stdio messages are)
+    names twice in one object, each written to ``out`` once, as a JSON string on a line of its own. Linear: each
+    line is joined once and read once, and only when it holds a ``"tools"`` key (the standard library's reader;
+    bounded.read_last's check, which this script cannot import: ``pairs`` as json.loads keeps them, the last)."""
+
+    def __init__(self, out: str) -> None:
+        self.out = open(out, "a", encoding="utf-8")  # noqa: SIM115 - written to the relay's end
+        self.parts: list[bytes] = []
+        self.said: set[str] = set()
+
+    def feed(self, chunk: bytes) -> None:
+        start = 0
+        while (end := chunk.find(b"\n", start)) != -1:
+            self.parts.append(chunk[start:end])
+            self._line(b"".join(self.parts))
+            self.parts, start = [], end + 1
+        if start < len(chunk):
+            self.parts.append(chunk[start:])
+
+    def _line(self, line: bytes) -> None:
+        if not _TOOLS_KEY.search(line):
+            return
+        found: dict[str, None] = {}
+
+        def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+            out = dict(items)
+            if len(out) != len(items):
+                seen: set[str] = set()
+                for key, _ in items:
+                    if key in seen:
+                        found[key] = None
+                    seen.add(key)
+            return out
+
+        try:
+            message = json.loads(line, object_pairs_hook=pairs)
+        except (ValueError, RecursionError):  # the SDK says what it cannot read
+            return
+        result = message.get("result") if isinstance(message, dict) else None
+        if not found or not isinstance(result, dict) or "tools" not in result:
+            return
+        new = [key for key in found if key not in self.said]
+        self.said.update(new)
+        if new:
+            try:
+                self.out.write("".join(json.dumps(key) + "\n" for key in new))
+                self.out.flush()  # before the line reaches the SDK: read once the listing is
+            except OSError:  # a full disk: not said, the listing goes on as before
+                pass
+
+
 def main(argv: list[str]) -> int:
+    twice_at = argv.pop(0)[len(TWICE):] if argv and argv[0].startswith(TWICE) else ""
     cap, most_tools, deadline, command = int(argv[0]), int(argv[1]), float(argv[2]), argv[3:]
+    try:
+        twice = Twice(twice_at) if twice_at else None
+    except OSError:  # not said: the listing is read as before
+        twice = None
     try:
         server = subprocess.Popen(command, stdout=subprocess.PIPE)  # stdin, stderr: the relay's own
     except OSError as exc:
@@ -84,6 +150,8 @@ def main(argv: list[str]) -> int:
                 sys.stderr.flush()
                 _stop_the_rest()  # the SDK sees the relay gone and stops nothing more
                 return 3
+            if twice is not None:
+                twice.feed(chunk)
             view = memoryview(chunk)
             while view:
                 view = view[os.write(1, view):]

@@ -34,7 +34,7 @@ import struct
 import zlib
 from typing import Any, Callable, Iterator, Literal, NamedTuple
 
-from .bounded import TWICE_SAID, DuplicateKey, depth_ok, key_shown, unique_keys
+from .bounded import TWICE_SAID, depth_ok, key_shown, read_last
 from .stream_assembly import Finding
 
 Framing = Literal["sse", "ndjson", "eventstream"]
@@ -302,20 +302,21 @@ def json_or_none(text: str, depth: int | None = None, twice: set[str] | None = N
     """The parsed JSON, or None. No NaN/Infinity (not JSON); nothing deeper than json_depth (None too).
     ``depth``: that limit, read once by a caller that parses many events (reading it costs more than
     parsing a small event). An object naming a key twice is read as the SDKs' ``json.loads`` reads it (the last
-    one), the key added to ``twice`` for the caller to say so."""
+    one), each such key added to ``twice`` for the caller to say so (``bounded.read_last``, the check a reply's
+    body is read with: every key of an event, where the event's first alone was said until 2026-11-28)."""
     if not depth_ok(text, depth):
         return None
+    found: dict[str, None] = {}
     try:
-        return _JSON.decode(text)
-    except DuplicateKey as exc:
-        if twice is not None and len(twice) <= TWICE_SAID:  # past them, one more stands for the rest
-            twice.add(exc.key)
-        try:
-            return _LAST.decode(text)
-        except (ValueError, RecursionError):
-            return None
+        data = read_last(text, found)
     except (ValueError, RecursionError):
         return None
+    if found and twice is not None:
+        for key in found:
+            if len(twice) > TWICE_SAID:  # past them, one more stands for the rest
+                break
+            twice.add(key)
+    return data
 
 
 def not_json(what: str, text: str) -> Finding:
@@ -328,14 +329,6 @@ def not_json(what: str, text: str) -> Finding:
     if isinstance(why, TooManyDigits):
         return Finding("stream.too_large", f"{what} cannot be read: {why}")
     return Finding("stream.framing", f"{what} is not JSON: {text[:120]!r}")
-
-
-def _not_json(word: str) -> Any:
-    raise ValueError(f"{word} is not JSON")
-
-
-_JSON = json.JSONDecoder(parse_constant=_not_json, object_pairs_hook=unique_keys)  # one decoder: json.loads with
-_LAST = json.JSONDecoder(parse_constant=_not_json)  # an argument makes one a call; _LAST: the last of two equal keys
 
 
 # TWICE_SAID: a stream naming a new key twice in each of a million events was a million findings, and the set of

@@ -307,10 +307,13 @@ def _with_field_warnings(imported: Imported) -> Imported:
 
 def import_listing(listing: Any, shown: str) -> Imported:
     """An MCP tools/list result read from a live server (no lines: errors name the source). Header values the
-    server wrote back into it were replaced by their ``$NAME`` already (mcp_client): said in the notes."""
+    server wrote back into it were replaced by their ``$NAME`` already (mcp_client): said in the notes; so are the
+    keys it named twice in one object (``mcp_twice``: imported as the SDK read them, the last)."""
     from .mcp_client import ECHOED
+    from .mcp_twice import TWICE
 
     echoed = listing.pop(ECHOED, None) if isinstance(listing, dict) else None
+    twice = listing.pop(TWICE, None) if isinstance(listing, dict) else None
     try:
         imported = _with_field_warnings(convert(listing, shown, expect="mcp"))
         if echoed:
@@ -321,6 +324,11 @@ def import_listing(listing: Any, shown: str) -> Imported:
             imported = imported._replace(notes=(*imported.notes, LedgerEntry(
                 "warning", "import.secret_echoed", f"{shown}: the server's tool list held the value of "
                 f"{', '.join(said)} (sent to it): written as {', '.join(echoed)}, never shown, saved or sent on")))
+        if twice:  # a key the server wrote twice in one object: imported as the SDK read it, the last, and said
+            from .mcp_twice import Keys, said as twice_said
+
+            notes = twice_said(shown, Keys(tuple(twice["keys"]), twice["total"]))
+            imported = imported._replace(notes=(*imported.notes, *notes))
         return imported
     except ImportProblem as problem:
         where = ".".join(str(w) for w in problem.where)

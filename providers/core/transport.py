@@ -459,10 +459,10 @@ def _decode(raw: bytes, encoding: str | None) -> tuple[str, Any, str | None, tup
     text = decode_body(raw, encoding)
     if not text.strip():
         return text, None, "empty body", ()
-    from .bounded import Unreadable, json_loads_twice, no_constant
+    from .bounded import Unreadable, json_loads_twice
 
     try:
-        body, twice = json_loads_twice(text, parse_constant=no_constant)
+        body, twice = json_loads_twice(text)
         return text, body, None, twice
     except Unreadable as exc:
         return text, None, f"not JSON this program can read: {exc}", ()
