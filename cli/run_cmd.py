@@ -15,6 +15,7 @@ from typing import Any, List, Optional
 
 import typer
 
+from toolchoice.providers.core.bounded import cut
 from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.outcome import rate_cells
 
@@ -88,7 +89,7 @@ def _reply_calls(reply: Any, text_most: int) -> str:
 
 def _short(text: str, n: int) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 1] + "…"
+    return cut(text, n)
 
 
 def _verdict(record: Any) -> str:

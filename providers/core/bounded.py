@@ -236,9 +236,16 @@ KEY_SHOWN = 120  # characters of a key a message quotes: a key of 200,000 made a
 TWICE_SAID = 20  # keys a server's JSON names twice said one by one (a stream, a reply); then one line for the rest
 
 
+def cut(text: str, most: int) -> str:
+    """``text`` as a message quotes it, at most ``most`` characters: past them, its first ``most`` - 1 and "…" (the
+    cut marked). The one end-cut of a quoted text; the forms that keep a long text's end too say how much they
+    left out (``mock_cmd.bounded``, ``exits._bounded_line``, ``sample_view.shown_head``)."""
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
 def key_shown(key: str) -> str:
     """``key`` as a message quotes it: JSON text, a long key cut and the cut marked."""
-    return json.dumps(key if len(key) <= KEY_SHOWN else key[:KEY_SHOWN - 1] + "…", ensure_ascii=False)
+    return json.dumps(cut(key, KEY_SHOWN), ensure_ascii=False)
 
 
 def _object(pairs: list[tuple[str, Any]]) -> tuple[dict[str, Any], list[str]]:

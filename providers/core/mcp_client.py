@@ -22,6 +22,7 @@ import shutil
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping
 
+from .bounded import cut
 from .key_looks import LITERAL_PLACEHOLDER as HIDDEN
 from .model import ToolchoiceError
 
@@ -123,7 +124,7 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
             from .redaction import Redactor, printable  # part where the cut at 200 falls inside it (hidden, then cut)
 
             last = " ".join(printable(hide_echoes(Redactor(secrets).text(last), short)).split())
-            last = last if len(last) <= 200 else last[:199] + "…"  # the cut marked
+            last = cut(last, 200)  # the cut marked
         message = hide_echoes(exc.message + (f"; the server's last stderr line: {last}" if last else ""), short)
         again = ToolchoiceError(message, hint=exc.hint)
         again.hint_parts, again.names = exc.hint_parts, exc.names  # the hint's argument: `tools --timeout`
