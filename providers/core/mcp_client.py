@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import shutil
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping
@@ -62,13 +61,13 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
     name the command as written, with the values of its secret-named parts hidden (``command_shown``: a token
     on a command line need not look like a key), and every value read or hidden is redacted from them."""
     from .command_shown import (LONG_COMMAND_HINT, command_secrets, hide_echoes, hide_echoes_data, long_command,
-                                secret_name, shown_command)
+                                secret_name, shown_command, split_command)
 
     if long_command(command):  # not shown: its secrets are found by splitting it
         raise ToolchoiceError(f"mcp: {long_command(command)}", hint=LONG_COMMAND_HINT)
     who = f"mcp: {shown_command(command)}"
     try:
-        argv = shlex.split(command)
+        argv = list(split_command(command))
     except ValueError as exc:
         raise ToolchoiceError(f"{who}: cannot split the command line: {exc}", hint="check the quotes") from None
     if not argv:
