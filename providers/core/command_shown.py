@@ -18,11 +18,12 @@ Only the standard library (and ``key_looks``): an error line imports it.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import shlex
-from typing import Any, Callable
+from typing import Any, Callable, Collection, Mapping
 
-from .key_looks import ENV_REFERENCE, LITERAL_PLACEHOLDER, name_words, redact_patterns
+from .key_looks import ENV_REFERENCE, LITERAL_PLACEHOLDER, MIN_SECRET_LENGTH, name_words, redact_patterns
 
 HIDDEN = LITERAL_PLACEHOLDER
 
@@ -85,16 +86,32 @@ def secret_name(name: str) -> bool:
     return False
 
 
-def shown_command(command: str | list[str]) -> str:
-    """``command`` (a command line, or its words) with the value of every secret-named part as ``[redacted]``."""
-    return _shown(command, lambda value: None)
+def shown_command(command: str | list[str], known: Collection[str] = ()) -> str:
+    """``command`` (a command line, or its words) with the value of every secret-named part as ``[redacted]``, and
+    every word (or ``--opt=`` value) that is a secret the job knows, whatever it starts with: a value that starts
+    with "-" (``--token -x...``) is not told from a flag by its place. Known: the value of each environment variable
+    whose name says secret (``GITHUB_TOKEN``, ``OPENAI_API_KEY``), and ``known`` (the server's ``env`` values),
+    those of MIN_SECRET_LENGTH characters or more (an ordinary flag is never hidden for being one)."""
+    return _shown(command, lambda value: None, known)
 
 
-def command_secrets(command: str | list[str]) -> list[str]:
+def command_secrets(command: str | list[str], known: Collection[str] = ()) -> list[str]:
     """The values ``shown_command`` hides (for redacting them from what the command's process writes)."""
     found: list[str] = []
-    _shown(command, found.append)
+    _shown(command, found.append, known)
     return list(dict.fromkeys(found))
+
+
+def env_secrets(env: Mapping[str, str] | None) -> list[str]:
+    """The values of a server's ``env`` whose names say secret (``env: {API_TOKEN: ...}``), for ``known``."""
+    return [value for name, value in (env or {}).items() if secret_name(name)]
+
+
+def known_secrets(known: Collection[str] = ()) -> frozenset[str]:
+    """The secrets ``shown_command`` hides wherever they stand: the environment's secret-named values and ``known``,
+    each of MIN_SECRET_LENGTH characters or more."""
+    found = {value for name, value in os.environ.items() if len(value) >= MIN_SECRET_LENGTH and secret_name(name)}
+    return frozenset(found | {value for value in known if len(value) >= MIN_SECRET_LENGTH})
 
 
 def hide_echoes(text: str, values: list[str]) -> str:
@@ -119,7 +136,7 @@ def hide_echoes_data(data: Any, values: list[str]) -> Any:
     return data
 
 
-def _shown(command: str | list[str], keep: Callable[[str], None]) -> str:
+def _shown(command: str | list[str], keep: Callable[[str], None], known: Collection[str] = ()) -> str:
     if isinstance(command, list):
         raws = [_quoted(word) for word in command]
         words = list(command)
@@ -134,15 +151,18 @@ def _shown(command: str | list[str], keep: Callable[[str], None]) -> str:
             raws = command.split()
             words = list(raws)
     hide = _Hider(keep)
+    secrets = known_secrets(known)
     shown = list(words)
     at = 0
     while at < len(words):
         word = words[at]
         after = words[at + 1] if at + 1 < len(words) else None
-        if word.startswith("-") and len(word) > 1 and not word[1:2].isdigit():
+        if word in secrets:  # `--token -x...`: a secret the job knows, whatever it starts with
+            shown[at] = hide.whole(word)
+        elif word.startswith("-") and len(word) > 1 and not word[1:2].isdigit():
             name, eq, value = word.lstrip("-").partition("=")
             if eq:
-                shown[at] = word[:len(word) - len(value)] + (hide.whole(value) if secret_name(name)
+                shown[at] = word[:len(word) - len(value)] + (hide.whole(value) if secret_name(name) or value in secrets
                                                              else hide.header(value) if name in _HEADER_OPTIONS
                                                              else hide.user(value) if name in _USER_OPTIONS
                                                              else hide.word(value))

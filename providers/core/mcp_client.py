@@ -61,11 +61,12 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
     name the command as written, with the values of its secret-named parts hidden (``command_shown``: a token
     on a command line need not look like a key), and every value read or hidden is redacted from them."""
     from .command_shown import (LONG_COMMAND_HINT, command_secrets, hide_echoes, hide_echoes_data, long_command,
-                                secret_name, shown_command, split_command)
+                                env_secrets, secret_name, shown_command, split_command)
 
     if long_command(command):  # not shown: its secrets are found by splitting it
         raise ToolchoiceError(f"mcp: {long_command(command)}", hint=LONG_COMMAND_HINT)
-    who = f"mcp: {shown_command(command)}"
+    known = env_secrets(env)  # a secret the server is handed is hidden on its command line too, as it stands
+    who = f"mcp: {shown_command(command, known)}"
     try:
         argv = list(split_command(command))
     except ValueError as exc:
@@ -75,7 +76,7 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
     secrets: dict[str, str] = {}
     argv = [resolve_env(arg, who, "the command", secrets) for arg in argv]
     # what the server echoes of its command line (a stderr line, a description) keeps them hidden too
-    secrets.update({value: HIDDEN for value in command_secrets(argv) if value not in secrets})
+    secrets.update({value: HIDDEN for value in command_secrets(argv, known) if value not in secrets})
     extra = {name: resolve_env(value, who, f"env {name}", secrets) for name, value in (env or {}).items()}
     secrets.update({value: HIDDEN for name, value in extra.items()  # env: {API_KEY: text}: echoed, never shown
                     if value not in secrets and secret_name(name) and value != HIDDEN})
