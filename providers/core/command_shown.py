@@ -50,6 +50,8 @@ _NAME_EQUALS = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]{0,127})=")
 _HEADER = re.compile(r"([A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}):[ \t]*(.*)", re.S)
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{0,31}://)([^\s/?#]*)@")
 _QUERY = re.compile(r"([?&;])([A-Za-z_][A-Za-z0-9_.-]{0,63})=([^&#;\s]*)")
+# a name secret_name may say holds a secret has one of these (a quick look first: ~280 variables in a test runner)
+_MAYBE_SECRET = re.compile(r"(?i)key|auth|token|secret|pass|pwd|credential|bearer|cookie|sig|pat")
 _PLAIN = re.compile(r"[A-Za-z0-9_@%+=:,./\[\]$-]+")  # shown without quotes
 
 
@@ -110,7 +112,8 @@ def env_secrets(env: Mapping[str, str] | None) -> list[str]:
 def known_secrets(known: Collection[str] = ()) -> frozenset[str]:
     """The secrets ``shown_command`` hides wherever they stand: the environment's secret-named values and ``known``,
     each of MIN_SECRET_LENGTH characters or more."""
-    found = {value for name, value in os.environ.items() if len(value) >= MIN_SECRET_LENGTH and secret_name(name)}
+    found = {value for name, value in os.environ.items()
+             if len(value) >= MIN_SECRET_LENGTH and _MAYBE_SECRET.search(name) and secret_name(name)}
     return frozenset(found | {value for value in known if len(value) >= MIN_SECRET_LENGTH})
 
 
