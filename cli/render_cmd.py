@@ -205,11 +205,12 @@ def _snapshots(directory: Path, rendered: list[tuple[str, list[Translation]]], u
             out.append(f"--- {drift.path}: missing (render produces it; run with --update to write it)")
         else:
             out.append(f"--- {drift.path}: extra (render no longer produces it; --update removes it)")
-    from toolchoice.providers.core.shell_word import shell_path  # the hint is a command to paste: one word
+    from toolchoice.providers.core.shell_word import bash_only, shell_path  # the hint is a command to paste: one word
 
+    word = shell_path(directory)
     summary = (f"{shown_path(directory)}: {len(expected)} snapshot files match" if not drifts else
                f"{shown_path(directory)}: {len(drifts)} of {len(set(expected) | {d.path for d in drifts})} snapshot files "
-               f"differ (toolchoice render ... --snapshot {shell_path(directory)} --update accepts them)")
+               f"differ (toolchoice render ... --snapshot {word} --update accepts them{bash_only(word)})")
     write("\n".join([*out, summary]))
     if drifts:
         raise typer.Exit(exits.DRIFT)

@@ -15,6 +15,7 @@ from typing import Any, List, Optional
 
 import typer
 
+from toolchoice.providers.core.bounded import cut
 from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.outcome import rate_cells
 
@@ -88,7 +89,7 @@ def _reply_calls(reply: Any, text_most: int) -> str:
 
 def _short(text: str, n: int) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 1] + "…"
+    return cut(text, n)
 
 
 def _verdict(record: Any) -> str:
@@ -551,13 +552,15 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
 def _started_hint(replay: Path | None, provider: list[str]) -> str | None:
     """`run -p openai --replay DIR` without SCENARIO: the command that replays the run saved in DIR."""
     from toolchoice.providers.core.loop_save import saved_start
-    from toolchoice.providers.core.shell_word import shell_path
+    from toolchoice.providers.core.shell_word import bash_only, shell_path
 
     found = saved_start(replay) if replay is not None and replay.is_dir() else None
     if replay is None or found is None:
         return None
     flags = "".join(f" -p {p}" for p in provider or [found[1]])
-    return f"the run saved there started from {found[0]}: toolchoice run {shell_path(found[0])} --replay {shell_path(replay)}{flags}"
+    words = shell_path(found[0]), shell_path(replay)
+    return (f"the run saved there started from {found[0]}: toolchoice run {words[0]} --replay {words[1]}{flags}"
+            + bash_only(*words))
 
 
 def _named(path: Path) -> bool:

@@ -68,10 +68,11 @@ def tools(
         from toolchoice.providers.core import mcp_client
 
         if mcp is not None:
-            listing = mcp_client.list_tools_stdio(mcp, timeout=timeout, env=_env(env or []))
-            from toolchoice.providers.core.command_shown import shown_command
+            server_env = _env(env or [])
+            listing = mcp_client.list_tools_stdio(mcp, timeout=timeout, env=server_env)
+            from toolchoice.providers.core.command_shown import env_secrets, shown_command
 
-            imported = tool_import.import_listing(listing, f"mcp: {shown_command(mcp)}")
+            imported = tool_import.import_listing(listing, f"mcp: {shown_command(mcp, env_secrets(server_env))}")
         else:
             assert mcp_url is not None
             listing = mcp_client.list_tools_http(mcp_url, _headers(header or []), timeout=timeout)

@@ -169,10 +169,11 @@ def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Redactor,
         (write_json if format is TraceFormat.json else write)(text)
         return
     _write_file(scenario_out, text if text.endswith("\n") else text + "\n", force)
-    from toolchoice.providers.core.shell_word import shell_path
+    from toolchoice.providers.core.shell_word import bash_only, shell_path
 
-    command = " ".join(["toolchoice render", shell_path(scenario_out), *([then] if then else [])])
-    write(f"wrote {_line(str(scenario_out))}: try `{_line(command)}`")
+    word = shell_path(scenario_out)
+    command = " ".join(["toolchoice render", word, *([then] if then else [])])
+    write(f"wrote {_line(str(scenario_out))}: try `{_line(command)}`{bash_only(word)}")
 
 
 def _found_too(redact: Redactor, data: Any) -> Redactor:

@@ -11,7 +11,7 @@ import re
 import stat
 import sys
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from . import limits
 from .model import ToolchoiceError
@@ -88,14 +88,55 @@ def _siblings(folder: str, most: int = 1000) -> list[str]:
 
 def _missing_hint(name: str) -> str:
     """`configs/weather.yml` for configs/weather.yaml: the name beside it that is nearest, else "check the path"."""
-    import difflib
-
     folder, base = os.path.split(name)
     names = {}  # compared case-folded: SRV.PY for srv.py was "check the path" (ratio 0.33)
     for sibling in _siblings(folder):
-        names.setdefault(sibling.casefold(), sibling)
-    near = difflib.get_close_matches(base.casefold(), list(names), n=1, cutoff=0.8) if base else []
-    return f"did you mean {os.path.join(folder, names[near[0]])}?" if near else "check the path"
+        names.setdefault(sibling.casefold(), os.path.join(folder, sibling))
+    return (did_you_mean(base.casefold(), names, cutoff=0.8) if base else None) or "check the path"
+
+
+# characters compared pair by pair (the word's times each option's) past which a did-you-mean compares in full only
+# the options likeliest by difflib's quick bound: a folder of 1,000 names of ~200 characters, alike (`ab` strings),
+# took 3.1 s for a hint; 1,000 names of 40 characters are 1.6 million, compared in full as before
+NEAR_WORK = 2_000_000
+
+
+def did_you_mean(word: str, options: Iterable[str] | Mapping[str, str], cutoff: float = 0.6) -> str | None:
+    """"did you mean X?" for the option nearest ``word`` (difflib's ``get_close_matches``, its ratio at least
+    ``cutoff``), or None. ``options``: the names, or a mapping of each name compared to how it is said (a file's
+    path). Bounded: past ``NEAR_WORK``, only the options with the best quick bound (``quick_ratio``) are compared
+    in full, as many as it allows."""
+    import difflib  # only errors need it
+
+    said = options if isinstance(options, Mapping) else None
+    names = list(options)
+    if len(word) * sum(map(len, names)) > NEAR_WORK:
+        names = _likeliest(word, names, cutoff)
+    match = difflib.get_close_matches(word, names, n=1, cutoff=cutoff)
+    return f"did you mean {said[match[0]] if said is not None else match[0]}?" if match else None
+
+
+def _likeliest(word: str, names: list[str], cutoff: float) -> list[str]:
+    """Of ``names``, those ``get_close_matches`` would compare in full (both quick bounds at least ``cutoff``), the
+    highest quick bound first, up to ``NEAR_WORK`` characters compared (one at least)."""
+    import difflib
+
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(word)
+    scored = []
+    for name in names:
+        matcher.set_seq1(name)
+        if matcher.real_quick_ratio() >= cutoff and (bound := matcher.quick_ratio()) >= cutoff:
+            scored.append((bound, name))
+    scored.sort(reverse=True)
+    kept: list[str] = []
+    work = 0
+    for _, name in scored:
+        work += len(word) * len(name)
+        if kept and work > NEAR_WORK:
+            break
+        kept.append(name)
+    return kept
 
 
 def _a_directory(name: str, what: str) -> ToolchoiceError:
@@ -236,9 +277,16 @@ KEY_SHOWN = 120  # characters of a key a message quotes: a key of 200,000 made a
 TWICE_SAID = 20  # keys a server's JSON names twice said one by one (a stream, a reply); then one line for the rest
 
 
+def cut(text: str, most: int) -> str:
+    """``text`` as a message quotes it, at most ``most`` characters: past them, its first ``most`` - 1 and "…" (the
+    cut marked). The one end-cut of a quoted text; the forms that keep a long text's end too say how much they
+    left out (``mock_cmd.bounded``, ``exits._bounded_line``, ``sample_view.shown_head``)."""
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
 def key_shown(key: str) -> str:
     """``key`` as a message quotes it: JSON text, a long key cut and the cut marked."""
-    return json.dumps(key if len(key) <= KEY_SHOWN else key[:KEY_SHOWN - 1] + "…", ensure_ascii=False)
+    return json.dumps(cut(key, KEY_SHOWN), ensure_ascii=False)
 
 
 def _object(pairs: list[tuple[str, Any]]) -> tuple[dict[str, Any], list[str]]:

@@ -14,19 +14,13 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from .bounded import did_you_mean
 from .model import ToolChoice, ToolchoiceError, quoted
 
 _KEYWORDS = {"auto": "auto", "none": "none", "required": "required", "any": "required"}
 _UPPER = {"AUTO": "auto", "NONE": "none", "REQUIRED": "required", "ANY": "required"}
 
 Fail = Callable[[str, str | None], ToolchoiceError]
-
-
-def did_you_mean(word: str, options: list[str] | tuple[str, ...]) -> str | None:
-    import difflib  # only errors need it
-
-    match = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
-    return f"did you mean {match[0]}?" if match else None
 
 
 # verbs tool names use for the same kind of act (`get_order` beside `lookup_order`): a name's verb counts as shared

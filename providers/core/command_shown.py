@@ -17,11 +17,13 @@ Only the standard library (and ``key_looks``): an error line imports it.
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 import shlex
-from typing import Any, Callable
+from typing import Any, Callable, Collection, Mapping
 
-from .key_looks import ENV_REFERENCE, LITERAL_PLACEHOLDER, name_words, redact_patterns
+from .key_looks import ENV_REFERENCE, LITERAL_PLACEHOLDER, MIN_SECRET_LENGTH, name_words, redact_patterns
 
 HIDDEN = LITERAL_PLACEHOLDER
 
@@ -48,6 +50,8 @@ _NAME_EQUALS = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]{0,127})=")
 _HEADER = re.compile(r"([A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}):[ \t]*(.*)", re.S)
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{0,31}://)([^\s/?#]*)@")
 _QUERY = re.compile(r"([?&;])([A-Za-z_][A-Za-z0-9_.-]{0,63})=([^&#;\s]*)")
+# a name secret_name may say holds a secret has one of these (a quick look first: ~280 variables in a test runner)
+_MAYBE_SECRET = re.compile(r"(?i)key|auth|token|secret|pass|pwd|credential|bearer|cookie|sig|pat")
 _PLAIN = re.compile(r"[A-Za-z0-9_@%+=:,./\[\]$-]+")  # shown without quotes
 
 
@@ -64,6 +68,14 @@ def long_command(command: str) -> str | None:
             "longest single argument, MAX_ARG_STRLEN)")
 
 
+@functools.lru_cache(maxsize=8)
+def split_command(command: str) -> tuple[str, ...]:
+    """``shlex.split(command)`` (ValueError for unbalanced quotes), split once for all who ask: a line near
+    MAX_COMMAND took ~0.4 s a split, and its shown form, the scenario's key check, the argv and the listing's name
+    each split it (~1.5 s for one `tools --mcp`)."""
+    return tuple(shlex.split(command))
+
+
 def secret_name(name: str) -> bool:
     """Whether an option, variable, header or query parameter named ``name`` holds a secret as its value."""
     words = name_words(name.lstrip("-"))
@@ -76,16 +88,33 @@ def secret_name(name: str) -> bool:
     return False
 
 
-def shown_command(command: str | list[str]) -> str:
-    """``command`` (a command line, or its words) with the value of every secret-named part as ``[redacted]``."""
-    return _shown(command, lambda value: None)
+def shown_command(command: str | list[str], known: Collection[str] = ()) -> str:
+    """``command`` (a command line, or its words) with the value of every secret-named part as ``[redacted]``, and
+    every word (or ``--opt=`` value) that is a secret the job knows, whatever it starts with: a value that starts
+    with "-" (``--token -x...``) is not told from a flag by its place. Known: the value of each environment variable
+    whose name says secret (``GITHUB_TOKEN``, ``OPENAI_API_KEY``), and ``known`` (the server's ``env`` values),
+    those of MIN_SECRET_LENGTH characters or more (an ordinary flag is never hidden for being one)."""
+    return _shown(command, lambda value: None, known)
 
 
-def command_secrets(command: str | list[str]) -> list[str]:
+def command_secrets(command: str | list[str], known: Collection[str] = ()) -> list[str]:
     """The values ``shown_command`` hides (for redacting them from what the command's process writes)."""
     found: list[str] = []
-    _shown(command, found.append)
+    _shown(command, found.append, known)
     return list(dict.fromkeys(found))
+
+
+def env_secrets(env: Mapping[str, str] | None) -> list[str]:
+    """The values of a server's ``env`` whose names say secret (``env: {API_TOKEN: ...}``), for ``known``."""
+    return [value for name, value in (env or {}).items() if secret_name(name)]
+
+
+def known_secrets(known: Collection[str] = ()) -> frozenset[str]:
+    """The secrets ``shown_command`` hides wherever they stand: the environment's secret-named values and ``known``,
+    each of MIN_SECRET_LENGTH characters or more."""
+    found = {value for name, value in os.environ.items()
+             if len(value) >= MIN_SECRET_LENGTH and _MAYBE_SECRET.search(name) and secret_name(name)}
+    return frozenset(found | {value for value in known if len(value) >= MIN_SECRET_LENGTH})
 
 
 def hide_echoes(text: str, values: list[str]) -> str:
@@ -110,28 +139,33 @@ def hide_echoes_data(data: Any, values: list[str]) -> Any:
     return data
 
 
-def _shown(command: str | list[str], keep: Callable[[str], None]) -> str:
+def _shown(command: str | list[str], keep: Callable[[str], None], known: Collection[str] = ()) -> str:
     if isinstance(command, list):
         raws = [_quoted(word) for word in command]
         words = list(command)
     else:
         try:
-            shlex.split(command)
+            argv = split_command(command)
             raws = [m.group(0) for m in _WORD.finditer(command)]
-            words = [" ".join(shlex.split(raw)) for raw in raws]
+            # a raw word is one of shlex's where as many: only a blank shlex does not split at (\f, \v, U+00A0, ...)
+            # joins two of them
+            words = list(argv) if len(argv) == len(raws) else [" ".join(shlex.split(raw)) for raw in raws]
         except ValueError:  # unbalanced quotes: the words as they stand
             raws = command.split()
             words = list(raws)
     hide = _Hider(keep)
+    secrets = known_secrets(known)
     shown = list(words)
     at = 0
     while at < len(words):
         word = words[at]
         after = words[at + 1] if at + 1 < len(words) else None
-        if word.startswith("-") and len(word) > 1 and not word[1:2].isdigit():
+        if word in secrets:  # `--token -x...`: a secret the job knows, whatever it starts with
+            shown[at] = hide.whole(word)
+        elif word.startswith("-") and len(word) > 1 and not word[1:2].isdigit():
             name, eq, value = word.lstrip("-").partition("=")
             if eq:
-                shown[at] = word[:len(word) - len(value)] + (hide.whole(value) if secret_name(name)
+                shown[at] = word[:len(word) - len(value)] + (hide.whole(value) if secret_name(name) or value in secrets
                                                              else hide.header(value) if name in _HEADER_OPTIONS
                                                              else hide.user(value) if name in _USER_OPTIONS
                                                              else hide.word(value))

@@ -125,9 +125,9 @@ def follow(exchanges: Iterable[Exchange]) -> dict[int, Step]:
 
 def _repeated(key: Any, after: int | None, count: int) -> dict[str, Any]:
     """``loop.repeated_call`` in a HAR's terms (``loop_policy.Repeats``' rule: the same tools and arguments)."""
-    shown = ", ".join(f"{name}({args})" for name, args in key)
-    if len(shown) > 200:
-        shown = shown[:199] + "…"
+    from .bounded import cut
+
+    shown = cut(", ".join(f"{name}({args})" for name, args in key), 200)
     return {"severity": "warning", "code": "loop.repeated_call",
             "message": f"the reply makes the same call as #{after}'s reply, the step before ({count} in a row): "
             f"{shown}; a loop that gets the same answer back calls again — end it on a repeated call, or change what "

@@ -105,7 +105,10 @@ def replay_lines(replays: tuple[Replay, ...]) -> list[tuple[str, bool]]:
         return []
     if replays[0].conversation is None:
         return [(f"run --replay cannot replay this file's conversations: {replays[0].problem}", False)]
-    lines = [("to replay a conversation offline as run's loop:", False)]
+    from .shell_word import bash_only
+
+    said = bash_only(*(r.command.split(" ")[3] for r in replays if r.command))  # `toolchoice run --replay FILE`
+    lines = [(f"to replay a conversation offline as run's loop{said}:", False)]
     commands = 0
     for replay in replays:
         if replay.command is None:
@@ -123,5 +126,8 @@ def replay_lines(replays: tuple[Replay, ...]) -> list[tuple[str, bool]]:
 def call_lines(replays: tuple[Replay, ...]) -> list[tuple[str, bool]]:
     """The words ``trace FILE.har`` puts above a file's one call's scenario (``SavedScenario.replays``), as
     ``replay_lines``' (text, whole) lines: the command that replays it, whole; none where it cannot be replayed."""
-    return [("to replay this call offline as run's loop:", False), *((f"  {r.command}", True) for r in replays
-                                                                       if r.command)] if replays else []
+    from .shell_word import bash_only
+
+    said = bash_only(*(r.command.split(" ")[3] for r in replays if r.command))  # `toolchoice run --replay FILE`
+    return [(f"to replay this call offline as run's loop{said}:", False), *((f"  {r.command}", True) for r in replays
+                                                                            if r.command)] if replays else []

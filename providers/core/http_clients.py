@@ -26,34 +26,13 @@ def _client_kwargs(timeouts: Any, verify: Any = True, proxies: dict[str, str] | 
 
 
 def environment_proxies() -> dict[str, str]:
-    """``urllib.request.getproxies()``, which httpx's ``trust_env`` reads on every client it builds (and
-    ``plain_http_only`` once more): read once per job instead. Where ``getproxies`` is the environment alone
-    (Linux and other POSIX systems but macOS), only the variables whose name ends in ``_proxy`` (any case)
-    are read, as urllib's own loops keep no other: its two passes over all of ``os.environ`` (~280
-    variables in a test runner, ~0.45 ms) become one pass over the names (~0.06 ms). Elsewhere (macOS,
-    Windows: system settings too) ``getproxies()`` itself."""
+    """``urllib.request.getproxies()`` (lowercase names over uppercase, an empty one dropping the scheme, no_proxy,
+    HTTP_PROXY ignored under CGI's REQUEST_METHOD; macOS and Windows: system settings too), which httpx's
+    ``trust_env`` reads on every client it builds (and ``plain_http_only`` once more): read once per job instead,
+    and handed to each."""
     import urllib.request
 
-    if urllib.request.getproxies is not urllib.request.getproxies_environment:
-        return urllib.request.getproxies()
-    environ = os.environ
-    names = [name for name in environ if name[-6:].lower() == "_proxy"]
-    # urllib.request.getproxies_environment (3.8-3.13), over those names only, in the same order
-    proxies: dict[str, str] = {}
-    for name in names:
-        value = environ.get(name)
-        if value and name.lower()[-6:] == "_proxy":
-            proxies[name.lower()[:-6]] = value
-    if "REQUEST_METHOD" in environ:  # a CGI request: HTTP_PROXY may be the client's Proxy: header
-        proxies.pop("http", None)
-    for name in names:
-        if name[-6:] == "_proxy":
-            value, scheme = environ.get(name), name.lower()[:-6]
-            if value:
-                proxies[scheme] = value
-            else:
-                proxies.pop(scheme, None)
-    return proxies
+    return urllib.request.getproxies()
 
 
 def _names_a_proxy(proxies: dict[str, str]) -> bool:

@@ -157,15 +157,13 @@ def check_from(r: Any, fields: dict[str, yaml.Node]) -> None:
     command = r.value(node) if node is not None else None
     if not isinstance(command, str):
         return
-    import shlex  # a from: mcp source only
-
-    from .command_shown import LONG_COMMAND_HINT, long_command
+    from .command_shown import LONG_COMMAND_HINT, long_command, split_command  # a from: mcp source only
 
     if long_command(command):  # before splitting it (its secrets are looked for in its words)
         raise r.loc(node).fail(f"from: mcp: {long_command(command)}", LONG_COMMAND_HINT)
 
     try:
-        words = shlex.split(command)
+        words = list(split_command(command))
     except ValueError:
         words = command.split()
     for at, word in enumerate(words):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .bounded import cut
 from .model import LedgerEntry, LoopSpec, Message, Reply, Scenario, ToolChoice
 
 NARROW = ("remove", "allowed")
@@ -218,9 +219,7 @@ class Repeats:
         self.last = key
         if self.count < 2:
             return None
-        shown = ", ".join(f"{name}({args})" for name, args in key)
-        if len(shown) > 200:
-            shown = shown[:199] + "…"
+        shown = cut(", ".join(f"{name}({args})" for name, args in key), 200)
         ends = (f"; loop.stop.repeated_calls {limit} ends the loop" if limit is not None and self.count >= limit
                 else "" if limit is not None
                 else f"; set loop.stop.repeated_calls: {self.count} to end the loop here")

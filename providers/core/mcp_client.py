@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import shutil
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping
 
+from .bounded import cut
 from .key_looks import LITERAL_PLACEHOLDER as HIDDEN
 from .model import ToolchoiceError
 
@@ -61,13 +61,14 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
     name the command as written, with the values of its secret-named parts hidden (``command_shown``: a token
     on a command line need not look like a key), and every value read or hidden is redacted from them."""
     from .command_shown import (LONG_COMMAND_HINT, command_secrets, hide_echoes, hide_echoes_data, long_command,
-                                secret_name, shown_command)
+                                env_secrets, secret_name, shown_command, split_command)
 
     if long_command(command):  # not shown: its secrets are found by splitting it
         raise ToolchoiceError(f"mcp: {long_command(command)}", hint=LONG_COMMAND_HINT)
-    who = f"mcp: {shown_command(command)}"
+    known = env_secrets(env)  # a secret the server is handed is hidden on its command line too, as it stands
+    who = f"mcp: {shown_command(command, known)}"
     try:
-        argv = shlex.split(command)
+        argv = list(split_command(command))
     except ValueError as exc:
         raise ToolchoiceError(f"{who}: cannot split the command line: {exc}", hint="check the quotes") from None
     if not argv:
@@ -75,7 +76,7 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
     secrets: dict[str, str] = {}
     argv = [resolve_env(arg, who, "the command", secrets) for arg in argv]
     # what the server echoes of its command line (a stderr line, a description) keeps them hidden too
-    secrets.update({value: HIDDEN for value in command_secrets(argv) if value not in secrets})
+    secrets.update({value: HIDDEN for value in command_secrets(argv, known) if value not in secrets})
     extra = {name: resolve_env(value, who, f"env {name}", secrets) for name, value in (env or {}).items()}
     secrets.update({value: HIDDEN for name, value in extra.items()  # env: {API_KEY: text}: echoed, never shown
                     if value not in secrets and secret_name(name) and value != HIDDEN})
@@ -133,7 +134,7 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
             from .redaction import Redactor, printable  # part where the cut at 200 falls inside it (hidden, then cut)
 
             last = " ".join(printable(hide_echoes(Redactor(secrets).text(last), short)).split())
-            last = last if len(last) <= 200 else last[:199] + "…"  # the cut marked
+            last = cut(last, 200)  # the cut marked
         message = hide_echoes(exc.message + (f"; the server's last stderr line: {last}" if last else ""), short)
         again = ToolchoiceError(message, hint=exc.hint)
         again.hint_parts, again.names = exc.hint_parts, exc.names  # the hint's argument: `tools --timeout`

@@ -16,7 +16,7 @@ import functools
 import re
 from typing import Any, Callable, Mapping, NamedTuple
 
-from .bounded import json_value
+from .bounded import cut, json_value
 from .error_envelope import ErrorEnvelope, Headers, message_text
 from .model import ProviderError, Reply, quoted
 from .redaction import printable
@@ -51,7 +51,7 @@ def _title(text: str) -> str | None:
 def _one_line(text: str, limit: int = MAX_MESSAGE) -> str:
     """One line of at most ``limit`` characters, without terminal escapes a server may have sent."""
     text = _WS.sub(" ", printable(text)).strip()
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return cut(text, limit)
 
 
 def _word(value: Any) -> str | None:

@@ -1,6 +1,8 @@
 """One word of a command a line tells the user to paste (`trace FILE.har`'s `run --replay` commands, `trace
 --scenario-out`'s and init's `try` lines, render --snapshot's hint): bash, zsh, dash (Debian's /bin/sh) and fish
-(3.4 or later) run it as printed, and printing it puts no control character on the terminal."""
+(3.4 or later) run it as printed, and printing it puts no control character on the terminal; but for a name that
+ends in a newline, a ``$'...'`` word, which bash and zsh read (and POSIX.1-2024's sh, ksh93, busybox ash) and dash
+0.5.12 (Debian 12, Ubuntu 24.04) and fish do not: the line that prints one says so (``bash_only``)."""
 
 from __future__ import annotations
 
@@ -38,6 +40,16 @@ def shell_word(text: str) -> str:
     return "\"$(printf '" + lead + "".join(  # argument) is no option
         "%%" if char == "%" else char if char in _FORMAT_AS_IS or not char.isascii() and visible(char) == char
         else _octal(char) for char in rest) + "')\""
+
+
+# what a line holding a $'...' word says after it: no one-line word of dash's or fish's ends in a newline (a command
+# substitution drops it; a quoted raw newline is two lines)
+BASH_ONLY = " (in bash or zsh: a name in it ends in a newline, which dash and fish write on no one line)"
+
+
+def bash_only(*words: str) -> str:
+    """``BASH_ONLY`` where one of ``words`` (``shell_word``'s) is a ``$'...'`` word, else ""."""
+    return BASH_ONLY if any(word.startswith("$'") for word in words) else ""
 
 
 def _dollar_quoted(text: str) -> str:

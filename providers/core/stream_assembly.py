@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from .bounded import cut
 from .calls import make_call
 from .model import ProviderError, Reply, ToolCall
 
@@ -135,7 +136,7 @@ def missing_final(what: str) -> Finding:
 
 
 def _done_data(text: str) -> str:
-    return repr(text if len(text) <= 40 else text[:39] + "…")
+    return repr(cut(text, 40))
 
 
 def done_skipped(text: str, how: str) -> Finding:

@@ -34,7 +34,7 @@ import struct
 import zlib
 from typing import Any, Callable, Iterator, Literal, NamedTuple
 
-from .bounded import TWICE_SAID, depth_ok, key_shown, read_last
+from .bounded import TWICE_SAID, cut, depth_ok, key_shown, read_last
 from .stream_assembly import Finding
 
 Framing = Literal["sse", "ndjson", "eventstream"]
@@ -350,7 +350,7 @@ def inexact_done(text: str) -> Finding:
     ends the stream there (``if sse.data.startswith("[DONE]"): break``), as do the other Stainless SDKs (groq,
     together, cerebras); mistralai 3.7.0 ``client/utils/eventstreaming.py`` compares the whole data (``data ==
     sentinel``) and would read it as JSON. Read as the end, as openai's SDK reads it, and said."""
-    shown = text if len(text) <= 40 else text[:39] + "…"
+    shown = cut(text, 40)
     prefix, exact = _sdks(lambda sdk: sdk.done == "prefix"), _sdks(lambda sdk: sdk.done == "exact")
     return Finding("stream.inexact_done", f"data {shown!r} is not exactly [DONE]: {_said(prefix, 'ends', 'end')} the "
                    f"stream at data that starts with [DONE], as read here; {_said(exact, 'compares', 'compare')} the "
@@ -451,7 +451,7 @@ class EventDecoder:
                 events += self._events([last], at)
             pending = ""
         if pending.strip() and not self.done:
-            shown = pending if len(pending) <= 120 else pending[:119] + "…"
+            shown = cut(pending, 120)
             self.findings.append(Finding("stream.incomplete_event", f"the stream ended inside an event: {shown!r}"))
         if self.after_done:
             self.findings.append(Finding("stream.after_done", f"{self.after_done} events after data: [DONE] were not "

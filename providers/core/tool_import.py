@@ -105,10 +105,10 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
                 raise loc.fail("from: mcp must be a command line", 'mcp: "python -m my_server"')
             if headers:
                 raise loc.fail("from: headers go with mcp_url:, not mcp:", None)
-            from .command_shown import shown_command
+            from .command_shown import env_secrets, shown_command
 
             return import_listing(mcp_client.list_tools_stdio(command, timeout=float(timeout), cwd=base, env=env),
-                                  f"mcp: {shown_command(command)}")
+                                  f"mcp: {shown_command(command, env_secrets(env))}")
         url = value["mcp_url"]
         if not isinstance(url, str) or not url.strip():
             raise loc.fail("from: mcp_url must be a URL", 'mcp_url: "http://127.0.0.1:8000/mcp"')

@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .bounded import cut
 from .model import LedgerEntry, Scenario, ToolchoiceError
 
 # a Python caller's words for what the command line says with its options and commands (cli/exits.py _OPTIONS:
@@ -352,7 +353,7 @@ def _shown(value: Any) -> str:
     if value is _UNSET:
         return "not set"
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= 80 else text[:79] + "…"
+    return cut(text, 80)
 
 
 def _replies(har: Any, calls: list[Any], imported: list[Any], response: Any) -> dict[int, tuple[Any, Any]]:
