@@ -57,10 +57,10 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     from .core.mock.read_prefix import read_on
     from .core.mock.reading import blocks_text, read_tools, unjudged
 
-    unknown, notes = _unknown_fields(body, route)
     contents = body.get("contents")
     if not isinstance(contents, list):  # an OpenAI body (messages, tool_choice): its fields are what the API names
-        raise MockMalformed(unknown or "* GenerateContentRequest.contents: contents is not specified")
+        raise MockMalformed(_unknown_fields(body, route)[0] or "* GenerateContentRequest.contents: contents is not "
+                            "specified")
     groups = body.get("tools") or []
     if not isinstance(groups, list):
         raise MockMalformed("Invalid JSON payload received. Unknown name \"tools\": expected a list.")
@@ -73,7 +73,6 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
             servers.extend(_checked_servers(group.get("mcpServers", group.get("mcp_servers")), f"tools[{index}]"))
             other.extend(f"tools[].{key}" for key in group if key not in _MOCK_READ_TOOL_KEYS)
     tools, read_notes = read_tools([{"functionDeclarations": declarations}] if declarations else None, "gemini")
-    notes = (*notes, *read_notes)
     config = body.get("toolConfig", body.get("tool_config"))
     calling = config.get("functionCallingConfig", config.get("function_calling_config")) \
         if isinstance(config, dict) else None
@@ -86,11 +85,17 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
         else:
             value = {"mode": mode, **({"allowedFunctionNames": names_value} if names_value is not None else {})}
 
+    unknown: str | None = None
+    notes: tuple[LedgerEntry, ...] = ()
+
     def read(state: _ContentsRead, contents: list[Any], start: int) -> None:
+        nonlocal unknown, notes  # the fields no message has, the contents' walked on from the earlier ones'
+        unknown, found, state.fields = _unknown_fields(body, route, start, state.fields)
+        notes = (*found, *read_notes)
         state.read(contents, start, lambda history: MockRead(calling, tools, tuple(history), choice_value=value,
                                                              notes=notes, model=route.get("model")))
 
-    state, _ = read_on(("gemini", route.get("model")), contents, _ContentsRead, read)
+    state, _ = read_on(("gemini", route.get("model"), route.get("version")), contents, _ContentsRead, read)
     history = state.history
     generation = body.get("generationConfig", body.get("generation_config"))
     generation = generation if isinstance(generation, dict) else {}
@@ -139,10 +144,10 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
 class _ContentsRead:
     """What ``mock_read`` carries from content to content (the history, the calls' names, the calls no response
     answered yet, whether a turn of calls was followed by another number of responses, the first unsigned call of
-    the current turn), read on from a copy where a later request's contents start with an earlier one's
+    the current turn, the fields no message has in them: request_fields.judged_on), read on from a copy where a later request's contents start with an earlier one's
     (core/mock/read_prefix.py)."""
 
-    __slots__ = ("history", "names", "open_calls", "parts_differ", "unsigned")
+    __slots__ = ("history", "names", "open_calls", "parts_differ", "unsigned", "fields")
 
     def __init__(self) -> None:
         self.history: list[Message] = []
@@ -150,11 +155,12 @@ class _ContentsRead:
         self.open_calls: list[HistoryCall] = []
         self.parts_differ = False  # _mock_parts_count
         self.unsigned: tuple[int, Any] | None = None  # _mock_unsigned: (place, name) in the turn after the user's text
+        self.fields: Any = []  # _unknown_fields' findings in the contents
 
     def copy(self) -> _ContentsRead:
         other = _ContentsRead()
         other.history, other.names, other.open_calls = list(self.history), dict(self.names), list(self.open_calls)
-        other.parts_differ, other.unsigned = self.parts_differ, self.unsigned
+        other.parts_differ, other.unsigned, other.fields = self.parts_differ, self.unsigned, list(self.fields)
         return other
 
     def read(self, contents: list[Any], start: int, partial: Any) -> None:
@@ -279,22 +285,24 @@ def _refused(body: dict[str, Any], route: dict[str, Any]) -> frozenset[str]:
         else frozenset()
 
 
-def _unknown_fields(body: dict[str, Any], route: dict[str, Any]) -> tuple[str | None, tuple[LedgerEntry, ...]]:
+def _unknown_fields(body: dict[str, Any], route: dict[str, Any], start: int = 0, before: Any = ()
+                    ) -> tuple[str | None, tuple[LedgerEntry, ...], Any]:
     """The API's 400 for fields its messages have not, one line each in body order, depth first (fact
     gemini.unknown_field_words; gemini/request_fields.py), and toolchoice's line saying so (an OpenAI tool_choice:
-    where Gemini's goes), where the field lists are read (/v1beta, /v1)."""
+    where Gemini's goes), where the field lists are read (/v1beta, /v1); and the findings in the contents, those of
+    their first ``start`` being ``before`` (request_fields.judged_on: a history read on from an earlier one's)."""
     from .core.model import quoted
-    from .gemini.request_fields import KIND_WANTED, judged, line
+    from .gemini.request_fields import KIND_WANTED, judged_on, line
 
-    every = judged(body) if route.get("version") in _FIELDS_READ else []
+    every, contents = judged_on(body, start, before) if route.get("version") in _FIELDS_READ else ([], [])
     if not every:
-        return None, ()
+        return None, (), contents
     words = "\n".join(("toolchoice mock: " if kind in KIND_WANTED else "") + line(name, at, kind)
                       for name, at, _, kind in every)
     kinds = tuple(_kind_finding(name, at or "", kind) for name, at, _, kind in every if kind is not None)
     found = [(name, at, message) for name, at, message, kind in every if kind is None]
     if not found:
-        return words, kinds
+        return words, kinds, contents
     said: dict[tuple[str | None, str], list[str]] = {}
     for name, at, message in found:
         said.setdefault((at, message), []).append(quoted(name))
@@ -304,7 +312,7 @@ def _unknown_fields(body: dict[str, Any], route: dict[str, Any]) -> tuple[str | 
     parts = [f"{', '.join(names)} {'is not a field' if len(names) == 1 else 'are not fields'} of Gemini's {message}"
              + ("" if at is None else f" (at {at})") for (at, message), names in said.items()]
     return words, (LedgerEntry("error", "body.unknown_field", "; ".join(parts) + " (fact gemini.unknown_field_words): "
-                               "the API answers 400" + advice), *kinds)
+                               "the API answers 400" + advice), *kinds), contents
 
 
 def _kind_finding(name: str, at: str, kind: Any) -> LedgerEntry:

@@ -7,7 +7,8 @@ call's body with its family's reader twice (``har_conversations.follow``'s judge
 walked the whole history: ~N² items over N calls. Truth from outside the change: the reader reading each list whole
 (``read_prefix.read_on`` made to read from the start, as the mock and the proxy still do) must give the same
 reading, the same error, and the same listing and replay, on loops of five APIs with odd calls (an item added, an
-earlier item changed, a result for no call, a result dropped, a call repeated, a field of the wrong type)."""
+earlier item changed, a result for no call, a result dropped, a call repeated, a field of the wrong type, a field
+no message has)."""
 
 from __future__ import annotations
 
@@ -65,15 +66,16 @@ def _orphan(api: str) -> dict[str, Any]:
 def _odd_loop(path: Path, api: str) -> Path:
     """A loop whose calls send odd histories: an added user turn (5), the first item changed (8), a field of the
     wrong type (7), and, kept by every later call, a result for no call (9), a result dropped (12), the last turn and
-    result repeated (15: the same call ids again)."""
+    result repeated (15: the same call ids again), a turn with a field no message has (17)."""
     odd: dict[int, Callable[[list[Any]], list[Any]]] = {
         5: lambda h: [*h, _user(api, "and Paris?")],
         7: lambda h: [*h, _misfit(api)],
         8: lambda h: [_user(api, "Weather, again?"), *h[1:]],
         9: lambda h: [*h, _orphan(api)],
         12: lambda h: h[:-1],
-        15: lambda h: [*h, *h[-2:]]}
-    return api_loop_har(path, api, CALLS, KEY, odd=odd, kept=frozenset({9, 12, 15}))
+        15: lambda h: [*h, *h[-2:]],
+        17: lambda h: [*h, {**_user(api, "x"), "bogus": 1}]}
+    return api_loop_har(path, api, CALLS, KEY, odd=odd, kept=frozenset({9, 12, 15, 17}))
 
 
 def _bodies(path: Path) -> list[dict[str, Any]]:
