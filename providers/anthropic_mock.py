@@ -57,7 +57,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     if not isinstance(body.get("max_tokens"), int):
         raise MockMalformed("max_tokens: Field required")
     tools, notes = read_tools(body.get("tools"), "anthropic")
-    state, _ = read_on("anthropic", messages, _MessagesRead, _MessagesRead.read)
+    state = read_on("anthropic", messages, _MessagesRead, _MessagesRead.read)
     history, refusal, removed = state.history, state.refusal, state.removed
     declared = None
     if removed:  # offered: the tools still in effect; the prefix (the thinking's check) holds every declared one

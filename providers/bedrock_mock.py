@@ -59,7 +59,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                 raise MockMalformed(_json_words(f"toolConfig.tools.{t}.toolSpec.inputSchema.json"))
             tools.append(Tool(spec["name"], spec.get("description"), schema if isinstance(schema, dict) else None,
                               spec["strict"] if isinstance(spec.get("strict"), bool) else None))
-    state, _ = read_on("bedrock", messages, _ConverseRead, _ConverseRead.read)
+    state = read_on("bedrock", messages, _ConverseRead, _ConverseRead.read)
     history = state.history
     extra = body.get("additionalModelRequestFields") if isinstance(body.get("additionalModelRequestFields"), dict) else {}
     thinking = extra.get("thinking") if isinstance(extra.get("thinking"), dict) else {}

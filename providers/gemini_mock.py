@@ -95,7 +95,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
         state.read(contents, start, lambda history: MockRead(calling, tools, tuple(history), choice_value=value,
                                                              notes=notes, model=route.get("model")))
 
-    state, _ = read_on(("gemini", route.get("model"), route.get("version")), contents, _ContentsRead, read)
+    state = read_on(("gemini", route.get("model"), route.get("version")), contents, _ContentsRead, read)
     history = state.history
     generation = body.get("generationConfig", body.get("generation_config"))
     generation = generation if isinstance(generation, dict) else {}

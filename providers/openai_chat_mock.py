@@ -336,7 +336,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
                 choice_value=_choice_read(body, provider)[0], notes=notes))
         state.read(messages, start)
 
-    state, _ = read_on(("openai_chat", provider), messages, lambda: _ChatRead(provider), read)
+    state = read_on(("openai_chat", provider), messages, lambda: _ChatRead(provider), read)
     history = state.history
     effort = body.get("reasoning_effort")
     switch = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}  # DeepSeek {type: enabled|disabled}

@@ -85,7 +85,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                 _malformed_type(f"tool_choice.{wrong[0]}", wrong[1], wrong[2])
         state.read(items, start)
 
-    state, _ = read_on("openai_responses", items, _InputRead, read)
+    state = read_on("openai_responses", items, _InputRead, read)
     history, other = state.history, state.other
     effort = (body.get("reasoning") or {}).get("effort") if isinstance(body.get("reasoning"), dict) else None
     settings = ProviderSettings(max_tokens=body.get("max_output_tokens"), temperature=body.get("temperature"),

@@ -35,7 +35,7 @@ def _whole(monkeypatch: pytest.MonkeyPatch) -> None:
     def whole(key: Any, messages: list[Any], fresh: Callable[[], Any], read: Callable[..., None]) -> Any:
         state = fresh()
         read(state, messages, 0)
-        return state, 0
+        return state
 
     monkeypatch.setattr(read_prefix, "read_on", whole)
 

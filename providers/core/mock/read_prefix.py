@@ -29,8 +29,6 @@ S = TypeVar("S", bound=Fold)
 
 _KEPT: ContextVar[dict[Hashable, list[tuple[str, int, Any]]] | None] = ContextVar("read_prefix", default=None)
 _PER_KEY = 4  # the last lists read under one key: a HAR's conversations may interleave
-# messages each fold was given to read (tests count them: reading each call's whole history is ~N²/2 over N calls)
-READ_HOOK: list[Callable[[int], None]] = []
 
 
 @contextmanager
@@ -47,17 +45,17 @@ def resuming() -> Iterator[None]:
 
 
 def read_on(key: Hashable, messages: list[Any], fresh: Callable[[], S], read: Callable[[S, list[Any], int], None]
-            ) -> tuple[S, int]:
+            ) -> S:
     """The state ``read(state, messages, start)`` leaves after the whole list (``start``: the first message it reads,
-    the states before it resumed from the longest list read before under ``key`` that this one starts with), and
-    ``start``. Read whole outside ``resuming()``. The state returned is kept: the caller does not change it."""
+    the state before it resumed from the longest list read before under ``key`` that this one starts with). Read
+    whole outside ``resuming()``. The state returned is kept: the caller does not change it."""
     kept = _KEPT.get()
     if kept is None:
-        return _read(fresh(), messages, 0, read), 0
+        return _whole(messages, fresh, read)
     try:
         text = json.dumps(messages)
     except (TypeError, ValueError):  # a value JSON does not write (a Python caller's): whole
-        return _read(fresh(), messages, 0, read), 0
+        return _whole(messages, fresh, read)
     found: tuple[str, int, Any] | None = None
     for entry in kept.get(key, ()):
         before, count = entry[0], entry[1]
@@ -65,14 +63,13 @@ def read_on(key: Hashable, messages: list[Any], fresh: Callable[[], S], read: Ca
                 text == before or text.startswith(before[:-1]) and text[len(before) - 1:len(before) + 1] == ", "):
             found = entry
     state, start = (found[2].copy(), found[1]) if found is not None else (fresh(), 0)
-    _read(state, messages, start, read)
+    read(state, messages, start)
     entries = [e for e in kept.get(key, ()) if e is not found][-(_PER_KEY - 1):]
     kept[key] = [*entries, (text, len(messages), state)]
-    return state, start
+    return state
 
 
-def _read(state: S, messages: list[Any], start: int, read: Callable[[S, list[Any], int], None]) -> S:
-    read(state, messages, start)
-    for hook in READ_HOOK:
-        hook(len(messages) - start)
+def _whole(messages: list[Any], fresh: Callable[[], S], read: Callable[[S, list[Any], int], None]) -> S:
+    state = fresh()
+    read(state, messages, 0)
     return state
