@@ -29,7 +29,7 @@ the messages the scenario loader read (``scenario_messages._assistant`` and ``_t
 followed) is timed the same way, in a child of its own (``--trace``), its digest the listing's JSON.
 
     python bench/har_replay.py [--steps 50,100,200] [--rounds 3] [--baseline 75d1602d|none] [--trace]
-                               [--shape plain|agent]
+                               [--shape plain|agent|api-openai|api-openai-responses|api-anthropic|api-gemini|api-bedrock]
 """
 
 from __future__ import annotations
@@ -134,7 +134,18 @@ def agent(steps: int) -> dict:
     return {"log": {"version": "1.2", "creator": {"name": "bench/har_replay.py", "version": "1"}, "entries": entries}}
 
 
-SHAPES = {"plain": har, "agent": agent}
+def _api_loops() -> dict:
+    """tests/har_loops.py's loop recorded on each API (``api-anthropic``, ...): a sentence and a call a reply, the
+    result sent back, in the API's own shapes; replayed on openai as the other shapes are (each call read by its
+    API's reader)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from har_loops import api_loop
+
+    return {f"api-{api}": (lambda n, api=api: api_loop(api, n, "not-a-key"))
+            for api in ("openai", "openai-responses", "anthropic", "gemini", "bedrock")}
+
+
+SHAPES = {"plain": har, "agent": agent, **_api_loops()}
 
 
 CHILD = r"""
@@ -151,7 +162,10 @@ def counted(function, messages):
         return function(*args, **kwargs)
     return wrapper
 def history(body):
-    return len(body.get("messages") or ()) if isinstance(body, dict) else 0
+    if not isinstance(body, dict):
+        return 0
+    listed = body.get("messages", body.get("input", body.get("contents")))
+    return len(listed) if isinstance(listed, list) else 0
 saved_request.read_request = counted(saved_request.read_request, lambda args: history(args[3]["body"]))
 exchanges = trace_har.exchanges
 def exchanges_counted(*args, **kwargs):
@@ -212,7 +226,8 @@ def main() -> None:
         for n, path in files.items():
             made = SHAPES[args.shape](n)
             body = json.loads(made["log"]["entries"][min(n, 200) - 1]["request"]["postData"]["text"])
-            messages[n] = len(body["messages"])  # the conversation's, up to its last replayed call
+            history = body.get("messages", body.get("input", body.get("contents")))
+            messages[n] = len(history)  # the conversation's, up to its last replayed call
             path.write_text(json.dumps(made), encoding="utf-8")
         megabytes = {n: path.stat().st_size / 1e6 for n, path in files.items()}
         sides = {"current": None} if base is None else {f"baseline {args.baseline}": base, "current": None}

@@ -6,8 +6,9 @@ recorded provider's own bytes) is timed live, so the JSON's measured ``*_ms`` nu
 
 Cases: tests/data/har/sdk-session.har (no --trace-id: the error; each conversation on its API and on others;
 --stream where it recorded one; a conversation it does not hold), and har_replay.py's ``plain`` and ``agent`` loops
-of ``--steps`` calls on openai and, at the second size, rendered for anthropic, gemini and openai-responses; each
-pretty and ``--format json``. Prints a line per case and the cases that differ; exit 1 when one does.
+of ``--steps`` calls on openai and, at the second size, rendered for anthropic, gemini and openai-responses; its
+``api-*`` loops (tests/har_loops.py: recorded on openai-responses, anthropic, gemini and bedrock) on openai and on
+their own API; each pretty and ``--format json``. Prints a line per case and the cases that differ; exit 1 when one does.
 
     python bench/har_replay_same.py [--baseline REV] [--steps 10,50] [--only TEXT]
 """
@@ -45,8 +46,12 @@ def cases(folder: Path, sizes: list[int]) -> list[tuple[str, list[str]]]:
         for shape in SHAPES:
             out += [(f"{shape}-{n}-openai-{fmt}", [str(folder / f"{shape}-{n}.har"), "-p", "openai", *f])
                     for n in sizes]
-            out += [(f"{shape}-{sizes[-1]}-{p}-{fmt}", [str(folder / f"{shape}-{sizes[-1]}.har"), "-p", p, *f])
-                    for p in ("anthropic", "gemini", "openai-responses")]
+            if not shape.startswith("api-"):
+                out += [(f"{shape}-{sizes[-1]}-{p}-{fmt}", [str(folder / f"{shape}-{sizes[-1]}.har"), "-p", p, *f])
+                        for p in ("anthropic", "gemini", "openai-responses")]
+            elif shape != "api-openai":  # a loop on an API's own wire: replayed on it too
+                out += [(f"{shape}-{n}-own-{fmt}", [str(folder / f"{shape}-{n}.har"), "-p", shape[4:], *f])
+                        for n in sizes]
     return out
 
 

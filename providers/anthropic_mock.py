@@ -48,7 +48,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """A Messages body → MockRead: tools, tool_choice (disable_parallel_tool_use read apart), the turns
     (tool_use, tool_result, thinking blocks) and the thinking setting."""
     from .core.mock.judge import MockMalformed, MockRead
-    from .core.mock.reading import blocks_text, read_tools, text_of, tool_message, unjudged
+    from .core.mock.read_prefix import read_on
+    from .core.mock.reading import blocks_text, read_tools, unjudged
 
     messages = body.get("messages")
     if not isinstance(messages, list):
@@ -56,49 +57,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     if not isinstance(body.get("max_tokens"), int):
         raise MockMalformed("max_tokens: Field required")
     tools, notes = read_tools(body.get("tools"), "anthropic")
-    names: dict[str, str] = {}
-    history: list[Message] = []
-    refusal = None
-    removed: dict[str, None] = {}  # mid-conversation tool changes (role: system messages), folded in order
-    for i, raw in enumerate(messages):
-        if not isinstance(raw, dict) or raw.get("role") not in ("user", "assistant", "system"):
-            raise MockMalformed(f"messages.{i}.role: Input should be 'user', 'assistant' or 'system'")
-        content = raw.get("content")
-        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
-        if not isinstance(blocks, list):
-            raise MockMalformed(f"messages.{i}.content: Input should be a valid list")
-        if raw["role"] == "system":
-            _tool_changes(blocks, removed)
-            continue
-        if raw["role"] == "user":
-            texts = []
-            for block in blocks:
-                if isinstance(block, dict) and block.get("type") == "tool_result":
-                    history.append(tool_message(str(block.get("tool_use_id")), names, text_of(block.get("content"))
-                                                or block.get("content") or "", bool(block.get("is_error"))))
-                elif isinstance(block, dict) and isinstance(block.get("text"), str):
-                    texts.append(block["text"])
-            if texts or not blocks:
-                history.append(Message("user", "\n".join(texts)))
-            continue
-        calls, texts, reasoning = [], [], []
-        for j, block in enumerate(blocks):
-            kind = block.get("type") if isinstance(block, dict) else None
-            if kind == "tool_use":
-                call = HistoryCall(str(block.get("id")), str(block.get("name")),
-                                   block.get("input") if isinstance(block.get("input"), dict) else {})
-                if call.id in names and refusal is None:
-                    refusal = f"messages.{i}.content.{j}: `tool_use` ids must be unique"  # _DUPLICATE_ID
-                names[call.id] = call.name
-                calls.append(call)
-            elif kind == "text" and isinstance(block.get("text"), str):
-                texts.append(block["text"])
-            elif kind in ("thinking", "redacted_thinking"):
-                reasoning.append(ReasoningItem("anthropic", text=block.get("thinking"), signature=block.get("signature"),
-                                               encrypted=block.get("data"), redacted=kind == "redacted_thinking",
-                                               position=len(calls)))
-        history.append(Message("assistant", "\n".join(texts) or None, tool_calls=tuple(calls),
-                               reasoning=tuple(reasoning)))
+    state = read_on("anthropic", messages, _MessagesRead, _MessagesRead.read)
+    history, refusal, removed = state.history, state.refusal, state.removed
     declared = None
     if removed:  # offered: the tools still in effect; the prefix (the thinking's check) holds every declared one
         declared = tuple(t.name for t in tools)
@@ -130,6 +90,72 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     system=blocks_text(body.get("system")), shape=_choice_shape(choice),
                     text_schema=_text_schema(body.get("output_config")), declared=declared,
                     redacted=_asks_redacted(history))
+
+
+class _MessagesRead:
+    """What ``mock_read`` carries from message to message (the history, the calls' names, the first duplicate id,
+    the tools removed), read on from a copy where a later request's messages start with an earlier one's
+    (core/mock/read_prefix.py)."""
+
+    __slots__ = ("history", "names", "refusal", "removed")
+
+    def __init__(self) -> None:
+        self.history: list[Message] = []
+        self.names: dict[str, str] = {}
+        self.refusal: str | None = None
+        self.removed: dict[str, None] = {}  # mid-conversation tool changes (role: system messages), folded in order
+
+    def copy(self) -> _MessagesRead:
+        other = _MessagesRead()
+        other.history, other.names, other.removed = list(self.history), dict(self.names), dict(self.removed)
+        other.refusal = self.refusal
+        return other
+
+    def read(self, messages: list[Any], start: int) -> None:
+        from .core.mock.reading import text_of, tool_message
+
+        names, history, removed = self.names, self.history, self.removed
+        for i in range(start, len(messages)):
+            raw = messages[i]
+            if not isinstance(raw, dict) or raw.get("role") not in ("user", "assistant", "system"):
+                raise MockMalformed(f"messages.{i}.role: Input should be 'user', 'assistant' or 'system'")
+            content = raw.get("content")
+            blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+            if not isinstance(blocks, list):
+                raise MockMalformed(f"messages.{i}.content: Input should be a valid list")
+            if raw["role"] == "system":
+                _tool_changes(blocks, removed)
+                continue
+            if raw["role"] == "user":
+                texts = []
+                for block in blocks:
+                    if isinstance(block, dict) and block.get("type") == "tool_result":
+                        history.append(tool_message(str(block.get("tool_use_id")), names,
+                                                    text_of(block.get("content")) or block.get("content") or "",
+                                                    bool(block.get("is_error"))))
+                    elif isinstance(block, dict) and isinstance(block.get("text"), str):
+                        texts.append(block["text"])
+                if texts or not blocks:
+                    history.append(Message("user", "\n".join(texts)))
+                continue
+            calls, texts, reasoning = [], [], []
+            for j, block in enumerate(blocks):
+                kind = block.get("type") if isinstance(block, dict) else None
+                if kind == "tool_use":
+                    call = HistoryCall(str(block.get("id")), str(block.get("name")),
+                                       block.get("input") if isinstance(block.get("input"), dict) else {})
+                    if call.id in names and self.refusal is None:
+                        self.refusal = f"messages.{i}.content.{j}: `tool_use` ids must be unique"  # _DUPLICATE_ID
+                    names[call.id] = call.name
+                    calls.append(call)
+                elif kind == "text" and isinstance(block.get("text"), str):
+                    texts.append(block["text"])
+                elif kind in ("thinking", "redacted_thinking"):
+                    reasoning.append(ReasoningItem("anthropic", text=block.get("thinking"),
+                                                   signature=block.get("signature"), encrypted=block.get("data"),
+                                                   redacted=kind == "redacted_thinking", position=len(calls)))
+            history.append(Message("assistant", "\n".join(texts) or None, tool_calls=tuple(calls),
+                                   reasoning=tuple(reasoning)))
 
 
 def mock_header_refusal(headers: dict[str, str], body: dict[str, Any]) -> Any:

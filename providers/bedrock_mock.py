@@ -42,7 +42,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """A Converse body → MockRead: toolSpecs, toolChoice, toolUse/toolResult/reasoningContent blocks, and Claude's
     thinking in additionalModelRequestFields."""
     from .core.mock.judge import MockMalformed, MockRead
-    from .core.mock.reading import blocks_text, tool_message, unjudged
+    from .core.mock.read_prefix import read_on
+    from .core.mock.reading import blocks_text, unjudged
 
     messages = body.get("messages")
     if not isinstance(messages, list):
@@ -58,54 +59,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                 raise MockMalformed(_json_words(f"toolConfig.tools.{t}.toolSpec.inputSchema.json"))
             tools.append(Tool(spec["name"], spec.get("description"), schema if isinstance(schema, dict) else None,
                               spec["strict"] if isinstance(spec.get("strict"), bool) else None))
-    names: dict[str, str] = {}
-    history: list[Message] = []
-    for i, raw in enumerate(messages):
-        if not isinstance(raw, dict) or raw.get("role") not in ("user", "assistant") \
-                or not isinstance(raw.get("content"), list):
-            raise MockMalformed(f"messages.{i}: a message needs role user or assistant and a content list")
-        blocks = [b for b in raw["content"] if isinstance(b, dict)]
-        if raw["role"] == "user":
-            texts = []
-            for b, block in enumerate(raw["content"]):
-                result = block.get("toolResult") if isinstance(block, dict) else None
-                if isinstance(result, dict):
-                    content = result.get("content")
-                    for c, part in enumerate(content if isinstance(content, list) else []):
-                        found = part.get("json") if isinstance(part, dict) else None
-                        if found is not None and not isinstance(found, dict):
-                            raise MockMalformed(_json_words(f"messages.{i}.content.{b}.toolResult.content.{c}.json"))
-                    from .core.mock.reading import text_of
-
-                    if isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict) \
-                            and list(content[0]) == ["json"]:  # one {json: value} block: the value (as JSON text)
-                        content = content[0]["json"]
-
-                    history.append(tool_message(str(result.get("toolUseId")), names, text_of(content) or content or "",
-                                                result.get("status") == "error"))
-                elif isinstance(block, dict) and isinstance(block.get("text"), str):
-                    texts.append(block["text"])
-            if texts:
-                history.append(Message("user", "\n".join(texts)))
-            continue
-        calls, texts, reasoning = [], [], []
-        for block in blocks:
-            use = block.get("toolUse")
-            if isinstance(use, dict):
-                call = HistoryCall(str(use.get("toolUseId")), str(use.get("name")),
-                                   use.get("input") if isinstance(use.get("input"), dict) else {})
-                names[call.id] = call.name
-                calls.append(call)
-            elif isinstance(block.get("text"), str):
-                texts.append(block["text"])
-            elif isinstance(block.get("reasoningContent"), dict):
-                content = block["reasoningContent"]
-                text = content.get("reasoningText") if isinstance(content.get("reasoningText"), dict) else {}
-                reasoning.append(ReasoningItem("bedrock", text=text.get("text"), signature=text.get("signature"),
-                                               encrypted=content.get("redactedContent"),
-                                               redacted="redactedContent" in content, position=len(calls)))
-        history.append(Message("assistant", "\n".join(texts) or None, tool_calls=tuple(calls),
-                               reasoning=tuple(reasoning)))
+    state = read_on("bedrock", messages, _ConverseRead, _ConverseRead.read)
+    history = state.history
     extra = body.get("additionalModelRequestFields") if isinstance(body.get("additionalModelRequestFields"), dict) else {}
     thinking = extra.get("thinking") if isinstance(extra.get("thinking"), dict) else {}
     kind = thinking.get("type")
@@ -126,6 +81,74 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     route.get("model"), unjudged=(*unjudged(body, _MOCK_KNOWN), *passed),
                     thinking=kind in ("enabled", "adaptive"), refusal=refusal, system=blocks_text(body.get("system")),
                     shape=_choice_shape(choice), redacted=_asks_redacted(route.get("model"), history))
+
+
+class _ConverseRead:
+    """What ``mock_read`` carries from message to message (the history, the calls' names), read on from a copy where
+    a later request's messages start with an earlier one's (core/mock/read_prefix.py)."""
+
+    __slots__ = ("history", "names")
+
+    def __init__(self) -> None:
+        self.history: list[Message] = []
+        self.names: dict[str, str] = {}
+
+    def copy(self) -> _ConverseRead:
+        other = _ConverseRead()
+        other.history, other.names = list(self.history), dict(self.names)
+        return other
+
+    def read(self, messages: list[Any], start: int) -> None:
+        from .core.mock.judge import MockMalformed
+        from .core.mock.reading import text_of, tool_message
+
+        names, history = self.names, self.history
+        for i in range(start, len(messages)):
+            raw = messages[i]
+            if not isinstance(raw, dict) or raw.get("role") not in ("user", "assistant") \
+                    or not isinstance(raw.get("content"), list):
+                raise MockMalformed(f"messages.{i}: a message needs role user or assistant and a content list")
+            blocks = [b for b in raw["content"] if isinstance(b, dict)]
+            if raw["role"] == "user":
+                texts = []
+                for b, block in enumerate(raw["content"]):
+                    result = block.get("toolResult") if isinstance(block, dict) else None
+                    if isinstance(result, dict):
+                        content = result.get("content")
+                        for c, part in enumerate(content if isinstance(content, list) else []):
+                            found = part.get("json") if isinstance(part, dict) else None
+                            if found is not None and not isinstance(found, dict):
+                                raise MockMalformed(
+                                    _json_words(f"messages.{i}.content.{b}.toolResult.content.{c}.json"))
+                        if isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict) \
+                                and list(content[0]) == ["json"]:  # one {json: value} block: the value (as JSON text)
+                            content = content[0]["json"]
+                        history.append(tool_message(str(result.get("toolUseId")), names,
+                                                    text_of(content) or content or "", result.get("status") == "error"))
+                    elif isinstance(block, dict) and isinstance(block.get("text"), str):
+                        texts.append(block["text"])
+                if texts:
+                    history.append(Message("user", "\n".join(texts)))
+                continue
+            calls, texts, reasoning = [], [], []
+            for block in blocks:
+                use = block.get("toolUse")
+                if isinstance(use, dict):
+                    call = HistoryCall(str(use.get("toolUseId")), str(use.get("name")),
+                                       use.get("input") if isinstance(use.get("input"), dict) else {})
+                    names[call.id] = call.name
+                    calls.append(call)
+                elif isinstance(block.get("text"), str):
+                    texts.append(block["text"])
+                elif isinstance(block.get("reasoningContent"), dict):
+                    content = block["reasoningContent"]
+                    text = content.get("reasoningText") if isinstance(content.get("reasoningText"), dict) else {}
+                    reasoning.append(ReasoningItem("bedrock", text=text.get("text"),
+                                                   signature=text.get("signature"),
+                                                   encrypted=content.get("redactedContent"),
+                                                   redacted="redactedContent" in content, position=len(calls)))
+            history.append(Message("assistant", "\n".join(texts) or None, tool_calls=tuple(calls),
+                                   reasoning=tuple(reasoning)))
 
 
 def _asks_redacted(model: Any, history: list[Message]) -> bool:

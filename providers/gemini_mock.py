@@ -54,12 +54,13 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """A generateContent body → MockRead: function declarations, functionCallingConfig, the contents (calls with
     their thoughtSignature, responses, thought parts) and thinkingConfig."""
     from .core.mock.judge import MockMalformed, MockRead
-    from .core.mock.reading import blocks_text, read_tools, tool_message, unjudged
+    from .core.mock.read_prefix import read_on
+    from .core.mock.reading import blocks_text, read_tools, unjudged
 
-    unknown, notes = _unknown_fields(body, route)
     contents = body.get("contents")
     if not isinstance(contents, list):  # an OpenAI body (messages, tool_choice): its fields are what the API names
-        raise MockMalformed(unknown or "* GenerateContentRequest.contents: contents is not specified")
+        raise MockMalformed(_unknown_fields(body, route)[0] or "* GenerateContentRequest.contents: contents is not "
+                            "specified")
     groups = body.get("tools") or []
     if not isinstance(groups, list):
         raise MockMalformed("Invalid JSON payload received. Unknown name \"tools\": expected a list.")
@@ -72,7 +73,6 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
             servers.extend(_checked_servers(group.get("mcpServers", group.get("mcp_servers")), f"tools[{index}]"))
             other.extend(f"tools[].{key}" for key in group if key not in _MOCK_READ_TOOL_KEYS)
     tools, read_notes = read_tools([{"functionDeclarations": declarations}] if declarations else None, "gemini")
-    notes = (*notes, *read_notes)
     config = body.get("toolConfig", body.get("tool_config"))
     calling = config.get("functionCallingConfig", config.get("function_calling_config")) \
         if isinstance(config, dict) else None
@@ -84,58 +84,19 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
             value = {"mode": "AUTO", "allowedFunctionNames": names_value} if names_value else {"mode": "AUTO"}
         else:
             value = {"mode": mode, **({"allowedFunctionNames": names_value} if names_value is not None else {})}
-    names: dict[str, str] = {}
-    open_calls: list[HistoryCall] = []
-    history: list[Message] = []
-    for i, content in enumerate(contents):
-        if not isinstance(content, dict) or not isinstance(content.get("parts", []), list):
-            raise MockMalformed(f"* GenerateContentRequest.contents[{i}]: invalid content")
-        _check_parts(content, i, MockRead(calling, tools, tuple(history), choice_value=value, notes=notes,
-                                          model=route.get("model")))
-        parts = [p for p in content.get("parts") or [] if isinstance(p, dict)]
-        if content.get("role") == "model":
-            calls, texts, reasoning = [], [], []
-            for part in parts:
-                signature = part.get("thoughtSignature", part.get("thought_signature"))
-                call = part.get("functionCall", part.get("function_call"))
-                if isinstance(call, dict):
-                    made = HistoryCall(str(call.get("id") or f"gemini_call_{i}_{len(calls)}"), str(call.get("name")),
-                                       call.get("args") if isinstance(call.get("args"), dict) else {}, signature)
-                    calls.append(made)
-                    open_calls.append(made)
-                elif part.get("thought") is True:
-                    reasoning.append(ReasoningItem("gemini", text=part.get("text"), signature=signature,
-                                                   position=len(calls)))
-                elif isinstance(part.get("text"), str):
-                    texts.append(part["text"])
-                    if signature is not None:
-                        reasoning.append(ReasoningItem("gemini", signature=signature, position=len(calls)))
-                elif isinstance(signature, str) and signature:  # a part holding the signature alone (google-genai
-                    # 3.6.1 types.Part(thought_signature=...), as a stream may end): kept, as stream.py keeps it
-                    reasoning.append(ReasoningItem("gemini", signature=signature, position=len(calls)))
-            for call in calls:
-                names[call.id] = call.name
-            history.append(Message("assistant", "".join(texts) or None, tool_calls=tuple(calls),
-                                   reasoning=tuple(reasoning)))
-            continue
-        texts = []
-        for part in parts:
-            response = part.get("functionResponse", part.get("function_response"))
-            if isinstance(response, dict):
-                match = next((c for c in open_calls if c.id == response.get("id")), None) or \
-                    next((c for c in open_calls if c.name == response.get("name")), None)
-                if match is not None:
-                    open_calls.remove(match)
-                call_id = match.id if match is not None else str(response.get("id") or response.get("name"))
-                result = response.get("response")  # google-genai FunctionResponse.response: 'Use "output" key to
-                # specify function output' (what the translator wraps a result that is not an object in)
-                if isinstance(result, dict) and list(result) == ["output"]:
-                    result = result["output"]
-                history.append(tool_message(call_id, names, result))
-            elif isinstance(part.get("text"), str):
-                texts.append(part["text"])
-        if texts:
-            history.append(Message("user", "\n".join(texts)))
+
+    unknown: str | None = None
+    notes: tuple[LedgerEntry, ...] = ()
+
+    def read(state: _ContentsRead, contents: list[Any], start: int) -> None:
+        nonlocal unknown, notes  # the fields no message has, the contents' walked on from the earlier ones'
+        unknown, found, state.fields = _unknown_fields(body, route, start, state.fields)
+        notes = (*found, *read_notes)
+        state.read(contents, start, lambda history: MockRead(calling, tools, tuple(history), choice_value=value,
+                                                             notes=notes, model=route.get("model")))
+
+    state = read_on(("gemini", route.get("model"), route.get("version")), contents, _ContentsRead, read)
+    history = state.history
     generation = body.get("generationConfig", body.get("generation_config"))
     generation = generation if isinstance(generation, dict) else {}
     thinking = generation.get("thinkingConfig", generation.get("thinking_config"))
@@ -167,9 +128,9 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     ruled = _schema_rules(body, route) if unknown is None else None
     if ruled is not None:
         notes = (*notes, ruled[1])
-    refusal = unknown or (ruled and ruled[0]) or _mock_unsigned(contents, route.get("model") or "")
-    if refusal is None and _mock_parts_count(contents) is not None:  # said as the translator says it
-        refusal = _mock_parts_count(contents)
+    refusal = unknown or (ruled and ruled[0]) or _mock_unsigned(state.unsigned, route.get("model") or "")
+    if refusal is None and state.parts_differ:  # said as the translator says it
+        refusal = _mock_parts_count()
         notes = (*notes, LedgerEntry("error", "history.missing_tool_result", str(refusal)))
     return MockRead(calling, tools, tuple(history), settings, route.get("stream", False), route.get("model"),
                     choice_value=value, unjudged=unjudged(body, _MOCK_KNOWN | _refused(body, route))
@@ -178,6 +139,101 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     refusal=refusal, native_tools=native, native_answers=False,
                     system=blocks_text(body.get("systemInstruction", body.get("system_instruction"))),
                     shape=shape)
+
+
+class _ContentsRead:
+    """What ``mock_read`` carries from content to content (the history, the calls' names, the calls no response
+    answered yet, whether a turn of calls was followed by another number of responses, the first unsigned call of
+    the current turn, the fields no message has in them: request_fields.judged_on), read on from a copy where a later request's contents start with an earlier one's
+    (core/mock/read_prefix.py)."""
+
+    __slots__ = ("history", "names", "open_calls", "parts_differ", "unsigned", "fields")
+
+    def __init__(self) -> None:
+        self.history: list[Message] = []
+        self.names: dict[str, str] = {}
+        self.open_calls: list[HistoryCall] = []
+        self.parts_differ = False  # _mock_parts_count
+        self.unsigned: tuple[int, Any] | None = None  # _mock_unsigned: (place, name) in the turn after the user's text
+        self.fields: Any = []  # _unknown_fields' findings in the contents
+
+    def copy(self) -> _ContentsRead:
+        other = _ContentsRead()
+        other.history, other.names, other.open_calls = list(self.history), dict(self.names), list(self.open_calls)
+        other.parts_differ, other.unsigned, other.fields = self.parts_differ, self.unsigned, list(self.fields)
+        return other
+
+    def read(self, contents: list[Any], start: int, partial: Any) -> None:
+        from .core.mock.judge import MockMalformed
+        from .core.mock.reading import tool_message
+
+        names, open_calls, history = self.names, self.open_calls, self.history
+        for i in range(start, len(contents)):
+            content = contents[i]
+            if not isinstance(content, dict) or not isinstance(content.get("parts", []), list):
+                raise MockMalformed(f"* GenerateContentRequest.contents[{i}]: invalid content")
+            _check_parts(content, i, partial(history))
+            if i and not self.parts_differ:
+                self.parts_differ = _parts_differ(contents[i - 1], content)
+            self._signed(i, content)
+            parts = [p for p in content.get("parts") or [] if isinstance(p, dict)]
+            if content.get("role") == "model":
+                calls, texts, reasoning = [], [], []
+                for part in parts:
+                    signature = part.get("thoughtSignature", part.get("thought_signature"))
+                    call = part.get("functionCall", part.get("function_call"))
+                    if isinstance(call, dict):
+                        made = HistoryCall(str(call.get("id") or f"gemini_call_{i}_{len(calls)}"),
+                                           str(call.get("name")),
+                                           call.get("args") if isinstance(call.get("args"), dict) else {}, signature)
+                        calls.append(made)
+                        open_calls.append(made)
+                    elif part.get("thought") is True:
+                        reasoning.append(ReasoningItem("gemini", text=part.get("text"), signature=signature,
+                                                       position=len(calls)))
+                    elif isinstance(part.get("text"), str):
+                        texts.append(part["text"])
+                        if signature is not None:
+                            reasoning.append(ReasoningItem("gemini", signature=signature, position=len(calls)))
+                    elif isinstance(signature, str) and signature:  # a part holding the signature alone
+                        # (google-genai 3.6.1 types.Part(thought_signature=...), as a stream may end): kept, as
+                        # stream.py keeps it
+                        reasoning.append(ReasoningItem("gemini", signature=signature, position=len(calls)))
+                for call in calls:
+                    names[call.id] = call.name
+                history.append(Message("assistant", "".join(texts) or None, tool_calls=tuple(calls),
+                                       reasoning=tuple(reasoning)))
+                continue
+            texts = []
+            for part in parts:
+                response = part.get("functionResponse", part.get("function_response"))
+                if isinstance(response, dict):
+                    match = next((c for c in open_calls if c.id == response.get("id")), None) or \
+                        next((c for c in open_calls if c.name == response.get("name")), None)
+                    if match is not None:
+                        open_calls.remove(match)
+                    call_id = match.id if match is not None else str(response.get("id") or response.get("name"))
+                    result = response.get("response")  # google-genai FunctionResponse.response: 'Use "output"
+                    # key to specify function output' (what the translator wraps a result that is not an object in)
+                    if isinstance(result, dict) and list(result) == ["output"]:
+                        result = result["output"]
+                    history.append(tool_message(call_id, names, result))
+                elif isinstance(part.get("text"), str):
+                    texts.append(part["text"])
+            if texts:
+                history.append(Message("user", "\n".join(texts)))
+
+    def _signed(self, index: int, content: dict[str, Any]) -> None:
+        """_mock_unsigned's fold: a user's text starts a turn; the first model content of the turn whose first call
+        carries no thought signature."""
+        parts = content.get("parts") or []
+        if content.get("role") != "model" and any(isinstance(p, dict) and "text" in p for p in parts):
+            self.unsigned = None
+        elif content.get("role") == "model" and self.unsigned is None:
+            calls = [p for p in parts if isinstance(p, dict) and
+                     isinstance(p.get("functionCall", p.get("function_call")), dict)]
+            if calls and not (calls[0].get("thoughtSignature") or calls[0].get("thought_signature")):
+                self.unsigned = index, calls[0].get("functionCall", calls[0].get("function_call")).get("name")
 
 
 def _schema_rules(body: dict[str, Any], route: dict[str, Any]) -> tuple[str, LedgerEntry] | None:
@@ -229,22 +285,24 @@ def _refused(body: dict[str, Any], route: dict[str, Any]) -> frozenset[str]:
         else frozenset()
 
 
-def _unknown_fields(body: dict[str, Any], route: dict[str, Any]) -> tuple[str | None, tuple[LedgerEntry, ...]]:
+def _unknown_fields(body: dict[str, Any], route: dict[str, Any], start: int = 0, before: Any = ()
+                    ) -> tuple[str | None, tuple[LedgerEntry, ...], Any]:
     """The API's 400 for fields its messages have not, one line each in body order, depth first (fact
     gemini.unknown_field_words; gemini/request_fields.py), and toolchoice's line saying so (an OpenAI tool_choice:
-    where Gemini's goes), where the field lists are read (/v1beta, /v1)."""
+    where Gemini's goes), where the field lists are read (/v1beta, /v1); and the findings in the contents, those of
+    their first ``start`` being ``before`` (request_fields.judged_on: a history read on from an earlier one's)."""
     from .core.model import quoted
-    from .gemini.request_fields import KIND_WANTED, judged, line
+    from .gemini.request_fields import KIND_WANTED, judged_on, line
 
-    every = judged(body) if route.get("version") in _FIELDS_READ else []
+    every, contents = judged_on(body, start, before) if route.get("version") in _FIELDS_READ else ([], [])
     if not every:
-        return None, ()
+        return None, (), contents
     words = "\n".join(("toolchoice mock: " if kind in KIND_WANTED else "") + line(name, at, kind)
                       for name, at, _, kind in every)
     kinds = tuple(_kind_finding(name, at or "", kind) for name, at, _, kind in every if kind is not None)
     found = [(name, at, message) for name, at, message, kind in every if kind is None]
     if not found:
-        return words, kinds
+        return words, kinds, contents
     said: dict[tuple[str | None, str], list[str]] = {}
     for name, at, message in found:
         said.setdefault((at, message), []).append(quoted(name))
@@ -254,7 +312,7 @@ def _unknown_fields(body: dict[str, Any], route: dict[str, Any]) -> tuple[str | 
     parts = [f"{', '.join(names)} {'is not a field' if len(names) == 1 else 'are not fields'} of Gemini's {message}"
              + ("" if at is None else f" (at {at})") for (at, message), names in said.items()]
     return words, (LedgerEntry("error", "body.unknown_field", "; ".join(parts) + " (fact gemini.unknown_field_words): "
-                               "the API answers 400" + advice), *kinds)
+                               "the API answers 400" + advice), *kinds), contents
 
 
 def _kind_finding(name: str, at: str, kind: Any) -> LedgerEntry:
@@ -411,51 +469,41 @@ def _native_unanswered(native: tuple[Any, ...]) -> LedgerEntry:
                        f"3.6.1 types.ToolType, the server-side calls a reply holds: {', '.join(SERVER_TOOL_TYPES)})")
 
 
-def _mock_parts_count(contents: list[Any]) -> str | None:
-    """A model turn with function calls followed by a turn with another number of function responses: the API's 400
-    (gemini/translate.py RESPONSE_PARTS, fact gemini.history_response_parts). A history that ends with the calls is
-    answered (no source says it is refused)."""
-    from .gemini.translate import RESPONSE_PARTS
+def _parts_differ(content: Any, after: Any) -> bool:
+    """A model turn with function calls followed by a turn with another number of function responses (the pairs of
+    ``_ContentsRead.read``; a history that ends with the calls is answered: no source says it is refused)."""
 
     def count(content: Any, *keys: str) -> int:
         parts = content.get("parts") if isinstance(content, dict) else None
         return sum(1 for p in parts if isinstance(p, dict) and any(isinstance(p.get(k), dict) for k in keys)) \
             if isinstance(parts, list) else 0
 
-    for content, after in zip(contents, contents[1:]):
-        calls = count(content, "functionCall", "function_call")
-        if calls and count(after, "functionResponse", "function_response") != calls:
-            return RESPONSE_PARTS
-    return None
+    calls = count(content, "functionCall", "function_call")
+    return bool(calls) and count(after, "functionResponse", "function_response") != calls
 
 
-def _mock_unsigned(contents: list[Any], model: str) -> str | None:
+def _mock_parts_count() -> str:
+    """The API's 400 for such a pair (gemini/translate.py RESPONSE_PARTS, fact gemini.history_response_parts)."""
+    from .gemini.translate import RESPONSE_PARTS
+
+    return RESPONSE_PARTS
+
+
+def _mock_unsigned(found: tuple[int, Any] | None, model: str) -> str | None:
     """A model that requires thought signatures (model rule signatures_required) refuses a functionCall of the
     current turn (the model contents after the last user text) whose step carries none: its first functionCall part
-    is signed. The API's words, as clients quote them (e.g. chatboxai/chatbox#3308, niki914/zafiro#100)."""
+    is signed (``found``: that content's place and the call's name, ``_ContentsRead._signed``). The API's words, as
+    clients quote them (e.g. chatboxai/chatbox#3308, niki914/zafiro#100)."""
     from .core.model_rules import resolve
 
     fact = resolve("gemini", model).get("signatures_required")
-    if fact is None or not fact.value:
+    if fact is None or not fact.value or found is None:
         return None
-    turn: list[tuple[int, dict[str, Any]]] = []
-    for index in range(len(contents) - 1, -1, -1):
-        content = contents[index]
-        parts = content.get("parts") or [] if isinstance(content, dict) else []
-        if content.get("role") != "model" and any(isinstance(p, dict) and "text" in p for p in parts):
-            break
-        if content.get("role") == "model":
-            turn.append((index, content))
-    for index, content in reversed(turn):
-        calls = [p for p in content.get("parts") or [] if isinstance(p, dict) and
-                 isinstance(p.get("functionCall", p.get("function_call")), dict)]
-        if calls and not (calls[0].get("thoughtSignature") or calls[0].get("thought_signature")):
-            name = calls[0].get("functionCall", calls[0].get("function_call")).get("name")
-            return ("Function call is missing a thought_signature in functionCall parts. This is required for tools to "
-                    "work correctly, and missing thought_signature may lead to degraded model performance. Additional "
-                    f"data, function call `default_api:{name}` , position {index + 1}. Please refer to "
-                    "https://ai.google.dev/gemini-api/docs/thought-signatures for more details.")
-    return None
+    index, name = found
+    return ("Function call is missing a thought_signature in functionCall parts. This is required for tools to "
+            "work correctly, and missing thought_signature may lead to degraded model performance. Additional "
+            f"data, function call `default_api:{name}` , position {index + 1}. Please refer to "
+            "https://ai.google.dev/gemini-api/docs/thought-signatures for more details.")
 
 
 def mock_call_id(call: Any) -> str | None:

@@ -159,24 +159,23 @@ _ID_REFUSAL = re.compile(r"Tool call id was .* but must be a-z, A-Z, 0-9, with a
 _ALNUM9 = re.compile(r"[a-zA-Z0-9]{9}")
 
 
-def _wrong_call_id(messages: Any, provider: str) -> str | None:
-    """The first tool-call id, in message order (an assistant turn's calls, a tool message's tool_call_id), not of the
-    form the host's API requires; the translator rewrites such ids before sending (history.ids_rewritten)."""
+def _ids_checked(provider: str) -> bool:
+    """Whether the host's API refuses tool-call ids not of its form (openai_chat_hosts.HOSTS id_rule)."""
     from .openai_chat_hosts import HOSTS
 
     host = HOSTS.get(provider)
-    if host is None or host.id_rule != "alnum9" or not isinstance(messages, list):
+    return host is not None and host.id_rule == "alnum9"
+
+
+def _wrong_id(raw: Any) -> str | None:
+    """The first tool-call id of one message (an assistant turn's calls, a tool message's tool_call_id) not of the
+    form the host's API requires; the translator rewrites such ids before sending (history.ids_rewritten)."""
+    if not isinstance(raw, dict):
         return None
-    for raw in messages:
-        if not isinstance(raw, dict):
-            continue
-        ids = [c.get("id") for c in raw.get("tool_calls") or () if isinstance(c, dict)] \
-            if raw.get("role") == "assistant" and isinstance(raw.get("tool_calls"), list) else \
-            [raw.get("tool_call_id")] if raw.get("role") == "tool" else []
-        for value in ids:
-            if isinstance(value, str) and not _ALNUM9.fullmatch(value):
-                return value
-    return None
+    ids = [c.get("id") for c in raw.get("tool_calls") or () if isinstance(c, dict)] \
+        if raw.get("role") == "assistant" and isinstance(raw.get("tool_calls"), list) else \
+        [raw.get("tool_call_id")] if raw.get("role") == "tool" else []
+    return next((value for value in ids if isinstance(value, str) and not _ALNUM9.fullmatch(value)), None)
 
 
 def _wire_mode(choice: Any) -> str:
@@ -248,53 +247,97 @@ def _deepseek_thinking(body: dict[str, Any], wanted: bool | None) -> bool:
     return bool(default is not None and default.value) or isinstance(body.get("reasoning_effort"), str)
 
 
-def _reasoning_unsent(messages: list[Any], model: Any) -> LedgerEntry | None:
+def _reasoning_unsent(index: int | None, model: Any) -> LedgerEntry | None:
     """The API's refusal of the first assistant message with tool_calls and no reasoning_content (absent or null; an
-    empty string is sent), where its words are recorded for the model; None else (the translator's warning
-    pitfall.deepseek_reasoning_content stays the judged line's finding: no refusal without a source)."""
-    index = next((i for i, raw in enumerate(messages) if isinstance(raw, dict) and raw.get("role") == "assistant"
-                  and raw.get("tool_calls") and raw.get("reasoning_content") is None), None)
+    empty string is sent: ``index``, _ChatRead.unsent), where its words are recorded for the model; None else (the
+    translator's warning pitfall.deepseek_reasoning_content stays the judged line's finding: no refusal without a
+    source)."""
     words = next((w for pattern, w in _DEEPSEEK_MISSING if isinstance(model, str) and pattern.match(model)), None)
     if index is None or words is None:
         return None
     return LedgerEntry("error", "pitfall.deepseek_reasoning_content", words.format(index=index))
 
 
+class _ChatRead:
+    """What ``mock_read`` carries from message to message (the history, the calls' names, the pairing of results with
+    calls, the first id of another form, the first turn without its reasoning, the system messages), read on from a
+    copy where a later request's messages start with an earlier one's (core/mock/read_prefix.py)."""
+
+    __slots__ = ("history", "names", "pairing", "ids", "wrong_id", "unsent", "system")
+
+    def __init__(self, provider: str) -> None:
+        from .openai_history import CHAT_HOSTS, ChatPairing
+
+        self.history: list[Message] = []
+        self.names: dict[str, str] = {}
+        self.pairing = ChatPairing(provider == "mistral") if provider in CHAT_HOSTS or provider == "mistral" else None
+        self.ids = _ids_checked(provider)
+        self.wrong_id: str | None = None
+        self.unsent: int | None = None
+        self.system: list[Any] = []  # the system / developer messages, for leading_system
+
+    def copy(self) -> _ChatRead:
+        other = _ChatRead.__new__(_ChatRead)
+        other.history, other.names, other.system = list(self.history), dict(self.names), list(self.system)
+        other.pairing = self.pairing.copy() if self.pairing is not None else None
+        other.ids, other.wrong_id, other.unsent = self.ids, self.wrong_id, self.unsent
+        return other
+
+    def read(self, messages: list[Any], start: int) -> None:
+        from .core.mock.judge import MockMalformed
+        from .core.mock.reading import arguments_object, calls_message, text_of, tool_message
+
+        names, history = self.names, self.history
+        for i in range(start, len(messages)):
+            raw = messages[i]
+            if not isinstance(raw, dict) or raw.get("role") not in ("system", "developer", "user", "assistant", "tool"):
+                raise MockMalformed(f"Invalid value for 'messages[{i}]': expected a message with a known role.")
+            role = raw["role"]
+            if self.pairing is not None:
+                self.pairing.step(i, raw)
+            if self.ids and self.wrong_id is None:
+                self.wrong_id = _wrong_id(raw)
+            if self.unsent is None and role == "assistant" and raw.get("tool_calls") \
+                    and raw.get("reasoning_content") is None:
+                self.unsent = i
+            if role in ("system", "developer"):
+                self.system.append(raw)
+            elif role == "user":
+                history.append(Message("user", text_of(raw.get("content")) or ""))
+            elif role == "tool":
+                history.append(tool_message(str(raw.get("tool_call_id")), names, text_of(raw.get("content")) or ""))
+            else:
+                listed = raw.get("tool_calls") or []  # an array (misfit said another type as the API's 400)
+                calls = [HistoryCall(str(c.get("id")), str(c["function"].get("name")),
+                                     arguments_object(c["function"].get("arguments")))
+                         for c in listed if isinstance(c, dict) and isinstance(c.get("function"), dict)]
+                thought = raw.get("reasoning_content")
+                reasoning = (ReasoningItem("openai-chat", text=thought),) if isinstance(thought, str) else ()
+                history.append(calls_message(calls, names, text_of(raw.get("content")), reasoning))
+
+
 def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "openai") -> Any:
     """A Chat Completions body → MockRead: tools, tool_choice, the history (calls, results, reasoning_content);
     ``provider``: the host served (its own refusals, ``WITHOUT_TOOLS``)."""
     from .core.mock.judge import MockMalformed, MockRead
-    from .core.mock.reading import (arguments_object, calls_message, leading_system, misfit,
-                                    openai_type_words, read_tools, text_of, tool_message, unjudged)
+    from .core.mock.read_prefix import read_on
+    from .core.mock.reading import leading_system, misfit, openai_type_words, read_tools, unjudged
 
     messages = body.get("messages")
     if not isinstance(messages, list):
         raise MockMalformed("Missing required parameter: 'messages'.")
     tools, notes = read_tools(body.get("tools"), "openai-chat")
-    wrong = misfit(body, _KINDS)
-    if wrong is not None:  # a field this reader walks, of another type: the API's 400 naming it, never the mock's 500
-        raise MockMalformed(openai_type_words(*wrong), MockRead(
-            body.get("tool_choice"), tools, model=body.get("model") if isinstance(body.get("model"), str) else None,
-            choice_value=_choice_read(body, provider)[0], notes=notes))
-    names: dict[str, str] = {}
-    history: list[Message] = []
-    for i, raw in enumerate(messages):
-        if not isinstance(raw, dict) or raw.get("role") not in ("system", "developer", "user", "assistant", "tool"):
-            raise MockMalformed(f"Invalid value for 'messages[{i}]': expected a message with a known role.")
-        role = raw["role"]
-        if role in ("system", "developer"):
-            continue
-        if role == "user":
-            history.append(Message("user", text_of(raw.get("content")) or ""))
-        elif role == "tool":
-            history.append(tool_message(str(raw.get("tool_call_id")), names, text_of(raw.get("content")) or ""))
-        else:
-            listed = raw.get("tool_calls") or []  # an array (misfit above said another type as the API's 400)
-            calls = [HistoryCall(str(c.get("id")), str(c["function"].get("name")), arguments_object(c["function"].get("arguments")))
-                     for c in listed if isinstance(c, dict) and isinstance(c.get("function"), dict)]
-            thought = raw.get("reasoning_content")
-            reasoning = (ReasoningItem("openai-chat", text=thought),) if isinstance(thought, str) else ()
-            history.append(calls_message(calls, names, text_of(raw.get("content")), reasoning))
+
+    def read(state: _ChatRead, messages: list[Any], start: int) -> None:
+        wrong = misfit(body, _KINDS, (), start)  # the messages before start were read with none
+        if wrong is not None:  # a field this reader walks, of another type: the API's 400 naming it, not the mock's 500
+            raise MockMalformed(openai_type_words(*wrong), MockRead(
+                body.get("tool_choice"), tools, model=body.get("model") if isinstance(body.get("model"), str) else None,
+                choice_value=_choice_read(body, provider)[0], notes=notes))
+        state.read(messages, start)
+
+    state = read_on(("openai_chat", provider), messages, lambda: _ChatRead(provider), read)
+    history = state.history
     effort = body.get("reasoning_effort")
     switch = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}  # DeepSeek {type: enabled|disabled}
     wanted = {"enabled": True, "disabled": False}.get(switch.get("type")) if isinstance(switch.get("type"), str) else None
@@ -308,17 +351,18 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
     refusal = _refusal(body, provider)
     param = WITHOUT_TOOLS[provider].param if refusal is not None and provider in WITHOUT_TOOLS \
         and refusal == WITHOUT_TOOLS[provider].words else None  # the recorded 400's param (OpenAI's, Azure's)
-    paired = chat_refusal(messages, provider) if refusal is None else None
+    paired = None if refusal is not None else chat_refusal(messages, provider) if provider == "deepseek" else \
+        state.pairing.found if state.pairing is not None else None
     if paired is not None:  # a call without its result, a result without its call: the API's words (openai_history)
         refusal, param = paired[1], paired[2]
         read_as = (*read_as, LedgerEntry("error", paired[0], paired[1]))
-    wrong_id = _wrong_call_id(messages, provider) if refusal is None else None
+    wrong_id = state.wrong_id if refusal is None else None
     if wrong_id is not None:  # after the pairing, as mistral-common validates a list's structure before its content
         refusal = _ID_WORDS.format(wrong_id)
     thinking = isinstance(effort, str)
     if provider == "deepseek":  # thinking mode by the model's rule and the body's switch; its reasoning checked
         thinking = _deepseek_thinking(body, wanted)
-        unsent = _reasoning_unsent(messages, body.get("model")) if thinking and refusal is None else None
+        unsent = _reasoning_unsent(state.unsent, body.get("model")) if thinking and refusal is None else None
         if unsent is not None:
             refusal, read_as = unsent.message, (*read_as, unsent)
     from .core.choices import max_choices
@@ -334,7 +378,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
                     unjudged=unjudged(body, known), refusal=refusal, refusal_param=param, notes=(*notes, *read_as),
                     thinking=thinking, decided=_DECIDED, choices=count, text_schema=schema,
                     shape=_choice_shape(body.get("tool_choice"), provider),
-                    **dict(zip(("system", "system_role"), leading_system(messages))))
+                    **dict(zip(("system", "system_role"), leading_system(state.system))))
 
 
 def _text_schema(value: Any) -> dict[str, Any] | None:

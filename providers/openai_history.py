@@ -124,26 +124,52 @@ def chat_refusal(messages: list[Any], provider: str) -> tuple[str, str, str | No
     mistral = provider == "mistral"
     if provider not in CHAT_HOSTS and not mistral:
         return None
-    open_ids: list[str] = []  # the calls of the last assistant message not yet answered
-    made: set[str] = set()
+    pairing = ChatPairing(mistral)
     for index, raw in enumerate(messages):
+        if pairing.step(index, raw) is not None:
+            break
+    return pairing.found
+
+
+class ChatPairing:
+    """``chat_refusal``'s walk for a chat host or Mistral, one message at a time (``step``), so that a reading of a
+    longer list resumes from a copy of the state a shorter one left (mock/read_prefix.py)."""
+
+    __slots__ = ("mistral", "open_ids", "made", "found")
+
+    def __init__(self, mistral: bool) -> None:
+        self.mistral = mistral
+        self.open_ids: list[str] = []  # the calls of the last assistant message not yet answered
+        self.made: set[str] = set()
+        self.found: tuple[str, str, str | None] | None = None
+
+    def copy(self) -> ChatPairing:
+        other = ChatPairing(self.mistral)
+        other.open_ids, other.made, other.found = list(self.open_ids), set(self.made), self.found
+        return other
+
+    def step(self, index: int, raw: Any) -> tuple[str, str, str | None] | None:
+        """Message ``index`` read; the first refusal of the list so far."""
+        if self.found is not None:
+            return self.found
         role = raw.get("role") if isinstance(raw, dict) else None
         if role == "tool":
             call_id = str(raw.get("tool_call_id"))
-            if call_id not in made and not mistral:
-                return "history.result_without_call", CHAT_WITHOUT_CALL, f"messages.[{index}].role"
-            if call_id in open_ids:
-                open_ids.remove(call_id)
-            continue
-        if open_ids and mistral:
-            return "history.missing_tool_result", MISTRAL_UNANSWERED, None
-        if open_ids:
-            return ("history.missing_tool_result", CHAT_UNANSWERED.format(ids=", ".join(open_ids)),
-                    f"messages.[{index}].role")
-        calls = raw.get("tool_calls") if role == "assistant" else None
-        open_ids = [str(c.get("id")) for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
-        made = set(open_ids)
-    return None
+            if call_id not in self.made and not self.mistral:
+                self.found = "history.result_without_call", CHAT_WITHOUT_CALL, f"messages.[{index}].role"
+            elif call_id in self.open_ids:
+                self.open_ids.remove(call_id)
+            return self.found
+        if self.open_ids and self.mistral:
+            self.found = "history.missing_tool_result", MISTRAL_UNANSWERED, None
+        elif self.open_ids:
+            self.found = ("history.missing_tool_result", CHAT_UNANSWERED.format(ids=", ".join(self.open_ids)),
+                          f"messages.[{index}].role")
+        else:
+            calls = raw.get("tool_calls") if role == "assistant" else None
+            self.open_ids = [str(c.get("id")) for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
+            self.made = set(self.open_ids)
+        return self.found
 
 
 def responses_refusal(items: list[Any], chained: bool = False) -> tuple[str, str] | None:
@@ -151,25 +177,56 @@ def responses_refusal(items: list[Any], chained: bool = False) -> tuple[str, str
     it) or whose function_call_output has no call before it (unless ``chained``: previous_response_id or
     conversation holds the calls), else None. An input with an item_reference is not judged: the stored item it names
     may be the call or the output."""
-    if any(_reference(item) for item in items):  # a stored item the body does not show may hold a call or output
-        return None
-    calls: dict[str, int] = {}  # call_id → place
-    answered: set[str] = set()
+    pairing = ResponsesPairing()
     for index, item in enumerate(items):
+        pairing.step(index, item)
+    return pairing.result(chained)
+
+
+class ResponsesPairing:
+    """``responses_refusal``'s walk, one item at a time (``step``), so that a reading of a longer input resumes from a
+    copy of the state a shorter one left (mock/read_prefix.py); ``result`` says the refusal."""
+
+    __slots__ = ("reference", "calls", "answered", "orphan", "last")
+
+    def __init__(self) -> None:
+        self.reference = False  # an item_reference: a stored item the body does not show may hold a call or output
+        self.calls: dict[str, int] = {}  # call_id → place
+        self.answered: set[str] = set()
+        self.orphan: str | None = None  # the first output with no call before it
+        self.last = -1  # the place of the last item that is not a call, an output or reasoning (_LOOSE)
+
+    def copy(self) -> ResponsesPairing:
+        other = ResponsesPairing()
+        other.reference, other.calls, other.answered = self.reference, dict(self.calls), set(self.answered)
+        other.orphan, other.last = self.orphan, self.last
+        return other
+
+    def step(self, index: int, item: Any) -> None:
+        self.reference = self.reference or _reference(item)
         kind = item.get("type") if isinstance(item, dict) else None
         if kind == "function_call":
-            calls.setdefault(str(item.get("call_id")), index)
+            self.calls.setdefault(str(item.get("call_id")), index)
         elif kind == "function_call_output":
             call_id = str(item.get("call_id"))
-            if call_id not in calls and not chained:
-                return "history.result_without_call", RESPONSES_WITHOUT_CALL.format(id=call_id)
-            answered.add(call_id)
-    for call_id, index in calls.items():
-        # a call the input ends with (only calls, outputs and reasoning after it) is the next turn's to answer
-        if call_id not in answered and any(not isinstance(i, dict) or i.get("type") not in _LOOSE
-                                           for i in items[index + 1:]):
-            return "history.missing_tool_result", RESPONSES_UNANSWERED.format(id=call_id)
-    return None
+            if call_id not in self.calls and self.orphan is None:
+                self.orphan = call_id
+            self.answered.add(call_id)
+        if not isinstance(item, dict) or item.get("type") not in _LOOSE:
+            self.last = index
+
+    def result(self, chained: bool) -> tuple[str, str] | None:
+        """An output without its call (unless ``chained``: previous_response_id or conversation holds the calls)
+        first, then a call with something after it (not only calls, outputs and reasoning) and no output."""
+        if self.reference:
+            return None
+        if self.orphan is not None and not chained:
+            return "history.result_without_call", RESPONSES_WITHOUT_CALL.format(id=self.orphan)
+        for call_id, index in self.calls.items():
+            # a call the input ends with (only calls, outputs and reasoning after it) is the next turn's to answer
+            if call_id not in self.answered and self.last > index:
+                return "history.missing_tool_result", RESPONSES_UNANSWERED.format(id=call_id)
+        return None
 
 
 # the items of a turn that makes calls and of its results: a call followed only by these is not yet answerable

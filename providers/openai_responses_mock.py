@@ -12,7 +12,7 @@ from typing import Any
 from .core.mock.judge import MockMalformed
 from .core.mock.reading import json_kind, misfit, openai_type_words, wrong_field
 from .core.model import HistoryCall, LedgerEntry, Message, ProviderSettings, ReasoningItem, ThinkingSetting
-from .openai_history import responses_refusal
+from .openai_history import ResponsesPairing
 
 
 MOCK_BASE_PATH = "/v1"  # openai-python's base URL
@@ -57,7 +57,8 @@ _ITEM_KINDS = {("*", "type"): "string", ("*", "role"): "string", ("*", "content"
 def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """A Responses body → MockRead: function tools, tool_choice, input items (calls, outputs, reasoning items)."""
     from .core.mock.judge import MockRead
-    from .core.mock.reading import arguments_object, leading_system, read_tools, text_of, tool_message, unjudged
+    from .core.mock.read_prefix import read_on
+    from .core.mock.reading import leading_system, read_tools, unjudged
 
     raw_input = body.get("input")
     if raw_input is None and body.get("previous_response_id") is None:
@@ -66,63 +67,33 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     if not isinstance(items, list):
         raise MockMalformed("Invalid type for 'input': expected a string or an array of input items.")
     tools, notes = read_tools(body.get("tools"), "openai-responses")
-    wrong = misfit(items, _ITEM_KINDS, ("input",)) if isinstance(raw_input, list) else None
-    if wrong is not None:  # a field this reader walks, of another type: the API's 400 naming it, never the mock's 500
-        raise MockMalformed(openai_type_words(*wrong), MockRead(body.get("tool_choice"), tools, notes=notes,
-                                                                model=body.get("model") if isinstance(body.get("model"), str) else None))
-    hosted = _hosted(body.get("tools"))
     choice = body.get("tool_choice")
-    if isinstance(choice, dict) and choice.get("type") == "mcp":  # tool_choice_mcp_param.py ToolChoiceMcpParam
-        _required_string(choice, "server_label", "tool_choice")
-        wrong = wrong_field(choice, {"server_label": "string", "name": "string"})
-        if wrong is not None:
-            _malformed_type(f"tool_choice.{wrong[0]}", wrong[1], wrong[2])
-    names: dict[str, str] = {}
-    history: list[Message] = []
-    reasoning: list[ReasoningItem] = []
-    other: set[str] = set()
+    hosted: tuple[Any, ...] = ()
 
-    def assistant() -> Message | None:  # the turn a function_call item belongs to: the assistant text before it too
-        return history[-1] if history and history[-1].role == "assistant" else None
+    def read(state: _InputRead, items: list[Any], start: int) -> None:
+        nonlocal hosted
+        wrong = misfit(items, _ITEM_KINDS, ("input",), start) if isinstance(raw_input, list) else None
+        if wrong is not None:  # a field this reader walks, of another type: the API's 400 naming it, not the mock's 500
+            raise MockMalformed(openai_type_words(*wrong), MockRead(body.get("tool_choice"), tools, notes=notes,
+                                                                    model=body.get("model") if isinstance(
+                                                                        body.get("model"), str) else None))
+        hosted = _hosted(body.get("tools"))  # checked after the items' kinds and before the items, as ever
+        if isinstance(choice, dict) and choice.get("type") == "mcp":  # tool_choice_mcp_param.py ToolChoiceMcpParam
+            _required_string(choice, "server_label", "tool_choice")
+            wrong = wrong_field(choice, {"server_label": "string", "name": "string"})
+            if wrong is not None:
+                _malformed_type(f"tool_choice.{wrong[0]}", wrong[1], wrong[2])
+        state.read(items, start)
 
-    for item in items:
-        if not isinstance(item, dict):
-            raise MockMalformed("Invalid value for 'input': every item must be an object.")
-        kind = item.get("type", "message")
-        if kind == "message":
-            role = item.get("role")
-            if role == "user":
-                history.append(Message("user", text_of(item.get("content")) or ""))
-            elif role == "assistant":
-                history.append(Message("assistant", text_of(item.get("content")), reasoning=tuple(reasoning)))
-                reasoning = []
-        elif kind == "reasoning":
-            reasoning.append(ReasoningItem("openai-responses", id=item.get("id"),
-                                           summary=tuple(s.get("text", "") for s in item.get("summary") or []
-                                                         if isinstance(s, dict)),
-                                           encrypted=item.get("encrypted_content")))
-        elif kind == "function_call":
-            call = HistoryCall(str(item.get("call_id")), str(item.get("name")), arguments_object(item.get("arguments")))
-            names[call.id] = call.name
-            last = assistant()
-            if last is not None and (last.tool_calls or last.content):
-                history[-1] = last._replace(tool_calls=last.tool_calls + (call,),
-                                            reasoning=last.reasoning + tuple(r._replace(position=len(last.tool_calls))
-                                                                             for r in reasoning))
-            else:
-                history.append(Message("assistant", None, tool_calls=(call,), reasoning=tuple(reasoning)))
-            reasoning = []
-        elif kind == "function_call_output":
-            history.append(tool_message(str(item.get("call_id")), names, item.get("output")))
-        else:
-            other.add(f"input item type {kind}")
+    state = read_on("openai_responses", items, _InputRead, read)
+    history, other = state.history, state.other
     effort = (body.get("reasoning") or {}).get("effort") if isinstance(body.get("reasoning"), dict) else None
     settings = ProviderSettings(max_tokens=body.get("max_output_tokens"), temperature=body.get("temperature"),
                                 thinking_mode=ThinkingSetting("on", effort=effort) if isinstance(effort, str) else None,
                                 thinking=True if isinstance(effort, str) else None)
     include = body.get("include") if isinstance(body.get("include"), list) else []
     # a call without its output, an output without its call: the API's words (openai_history)
-    paired = responses_refusal(items, chained=bool(body.get("previous_response_id") or body.get("conversation")))
+    paired = state.pairing.result(chained=bool(body.get("previous_response_id") or body.get("conversation")))
     if paired is not None:
         notes = (*notes, LedgerEntry("error", paired[0], paired[1]))
     schema = _text_schema(body.get("text"))
@@ -135,7 +106,70 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     native_tools=hosted, refusal=paired[1] if paired else None, text_schema=schema,
                     shape=_choice_shape(choice),
                     **dict(zip(("system", "system_role"), (body["instructions"], "system") if isinstance(
-                        body.get("instructions"), str) and body["instructions"] else leading_system(items))))
+                        body.get("instructions"), str) and body["instructions"] else leading_system(state.system))))
+
+
+class _InputRead:
+    """What ``mock_read`` carries from item to item (the history, the calls' names, the reasoning items waiting for
+    their turn, the item types it does not read, the pairing of outputs with calls, the system messages), read on from
+    a copy where a later request's input starts with an earlier one's (core/mock/read_prefix.py)."""
+
+    __slots__ = ("history", "names", "reasoning", "other", "pairing", "system")
+
+    def __init__(self) -> None:
+        self.history: list[Message] = []
+        self.names: dict[str, str] = {}
+        self.reasoning: list[ReasoningItem] = []
+        self.other: set[str] = set()
+        self.pairing = ResponsesPairing()
+        self.system: list[Any] = []  # the system / developer messages, for leading_system
+
+    def copy(self) -> _InputRead:
+        other = _InputRead()
+        other.history, other.names, other.reasoning = list(self.history), dict(self.names), list(self.reasoning)
+        other.other, other.pairing, other.system = set(self.other), self.pairing.copy(), list(self.system)
+        return other
+
+    def read(self, items: list[Any], start: int) -> None:
+        from .core.mock.reading import arguments_object, text_of, tool_message
+
+        names, history = self.names, self.history
+        for index in range(start, len(items)):
+            item = items[index]
+            if not isinstance(item, dict):
+                raise MockMalformed("Invalid value for 'input': every item must be an object.")
+            self.pairing.step(index, item)
+            if item.get("role") in ("system", "developer"):
+                self.system.append(item)
+            kind = item.get("type", "message")
+            if kind == "message":
+                role = item.get("role")
+                if role == "user":
+                    history.append(Message("user", text_of(item.get("content")) or ""))
+                elif role == "assistant":
+                    history.append(Message("assistant", text_of(item.get("content")), reasoning=tuple(self.reasoning)))
+                    self.reasoning = []
+            elif kind == "reasoning":
+                self.reasoning.append(ReasoningItem("openai-responses", id=item.get("id"),
+                                                    summary=tuple(s.get("text", "") for s in item.get("summary") or []
+                                                                  if isinstance(s, dict)),
+                                                    encrypted=item.get("encrypted_content")))
+            elif kind == "function_call":
+                call = HistoryCall(str(item.get("call_id")), str(item.get("name")),
+                                   arguments_object(item.get("arguments")))
+                names[call.id] = call.name
+                last = history[-1] if history and history[-1].role == "assistant" else None  # the turn it belongs to
+                if last is not None and (last.tool_calls or last.content):  # the assistant text before it too
+                    history[-1] = last._replace(tool_calls=last.tool_calls + (call,),
+                                                reasoning=last.reasoning + tuple(
+                                                    r._replace(position=len(last.tool_calls)) for r in self.reasoning))
+                else:
+                    history.append(Message("assistant", None, tool_calls=(call,), reasoning=tuple(self.reasoning)))
+                self.reasoning = []
+            elif kind == "function_call_output":
+                history.append(tool_message(str(item.get("call_id")), names, item.get("output")))
+            else:
+                self.other.add(f"input item type {kind}")
 
 
 # Other APIs' tool_choice tags that no member of the Responses ToolChoice union has (openai 3.57.0

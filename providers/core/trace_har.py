@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 from .error_keys import says_no_key
 from .har_credentials import credentials
 from .har_replays import Replay
+from .mock.read_prefix import resuming  # each call's history read on from the previous call's
 from .model import LedgerEntry, ToolchoiceError
 
 if TYPE_CHECKING:
@@ -416,6 +417,7 @@ def import_har(path: str | os.PathLike[str], sample: None = None, provider: str 
 
 
 @says_no_key  # a key pasted as the provider is quoted by its placeholder (docs/python.md)
+@resuming()
 def import_har(path: str | os.PathLike[str], sample: int | None = None, provider: str | None = None
                ) -> SavedScenario | Listing:
     """One call's scenario (``SavedScenario``, its notes saying the reply's verdict and the other entries), or, for

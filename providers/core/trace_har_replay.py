@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .bounded import cut
+from .mock.read_prefix import resuming
 from .model import LedgerEntry, Scenario, ToolchoiceError
 
 # a Python caller's words for what the command line says with its options and commands (cli/exits.py _OPTIONS:
@@ -54,6 +55,7 @@ def replay_file(path: str | os.PathLike[str], trace_id: str | None, provider: st
     return replay_trace(path, trace_id, provider)
 
 
+@resuming()  # each call's history read by its family on from the previous call's (mock.read_prefix)
 def replay_har(path: Path, trace_id: str | None, provider: str) -> tuple[Scenario, Any]:
     """The conversation ``trace_id`` names (its number in ``trace FILE.har``'s listing; needed where the file holds
     several) as a scenario and a ``Replay``. ``provider``: the one the loop runs on, which also names the API of

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 from itertools import chain
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 # message -> {proto field name: the message its value is ("map:M": a map whose values are M), or None (a scalar, a
 # Struct, a Value, a map of scalars, or not looked into)}
@@ -161,18 +161,33 @@ def unknown(body: dict[str, Any]) -> list[tuple[str, str | None, str]]:
 
 
 def judged(body: dict[str, Any]) -> list[tuple[str, str | None, str, Any]]:
+    """``judged_on`` of the whole body."""
+    return judged_on(body)[0]
+
+
+Finding = tuple[str, "str | None", str, Any]
+
+
+def judged_on(body: dict[str, Any], start: int = 0, before: Sequence[Finding] = ()
+              ) -> tuple[list[Finding], list[Finding]]:
     """Each key of the body a message has not (kind None), and each field of a schema whose value is of another JSON
     kind than the field's (kind "repeating": a list where the field is one value; "list": one value where the field
     is repeated; "map" / "object": no object where the field is a map / a message; ("value", PROTO, VALUE): a value
     its proto type cannot hold, the key then the field, a list's element by its index, ``_values``), in body order,
     depth first: (the key as sent, its message's place, the message's name, the kind). Walked with a stack of its
-    own, not by recursion: a schema nested as deep as the JSON parser reads is walked whole."""
-    found: list[tuple[str, str | None, str, Any]] = []
+    own, not by recursion: a schema nested as deep as the JSON parser reads is walked whole. With the findings of
+    the contents (a list) apart: ``before``, those of its first ``start`` items, which are not walked again (a
+    request's history read on from an earlier one's that it starts with: core/mock/read_prefix.py)."""
+    found: list[Finding] = []
+    contents: list[Finding] = []
+    mark: tuple[int, int] | None = None  # while the contents are walked: the frames below them, where their findings start
     frames: list[Iterator[tuple[str, Any, Any, str | None]]] = [_fields("GenerateContentRequest", body, None)]
     while frames:
         task = next(frames[-1], None)
         if task is None:
             frames.pop()
+            if mark is not None and len(frames) == mark[0]:
+                contents, mark = found[mark[1]:], None
             continue
         message, key, inner, at = task
         name = _SPELLED[message].get(key)
@@ -194,6 +209,10 @@ def judged(body: dict[str, Any]) -> list[tuple[str, str | None, str, Any]]:
             child = child[4:]
             inside = [(item, f"{place}[{index}].value") for index, item in enumerate(inner.values())] \
                 if isinstance(inner, dict) else []
+        elif isinstance(inner, list) and at is None and name == "contents":
+            found.extend(before)
+            mark = (len(frames), len(found) - len(before))
+            inside = [(inner[index], f"{place}[{index}]") for index in range(start, len(inner))]
         elif isinstance(inner, list):
             inside = [(item, f"{place}[{index}]") for index, item in enumerate(inner)]
         else:
@@ -201,7 +220,9 @@ def judged(body: dict[str, Any]) -> list[tuple[str, str | None, str, Any]]:
         inside = [(item, where) for item, where in inside if isinstance(item, dict)]
         if inside:  # depth first: these fields before the next key of this message
             frames.append(chain.from_iterable([_fields(child, item, where) for item, where in inside]))  # bound now
-    return found
+        elif mark is not None and len(frames) == mark[0]:  # contents with nothing (more) to walk
+            contents, mark = found[mark[1]:], None
+    return found, contents
 
 
 def _fields(message: str, value: dict[str, Any], at: str | None) -> Iterator[tuple[str, Any, Any, str | None]]:

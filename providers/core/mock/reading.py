@@ -206,31 +206,34 @@ _KINDS: dict[str, type | tuple[type, ...]] = {"string": str, "array": list, "obj
 
 
 def misfit(value: Any, kinds: dict[tuple[Any, ...], str],
-           at: tuple[Any, ...] = ()) -> tuple[tuple[Any, ...], str, Any] | None:
+           at: tuple[Any, ...] = (), start: int = 0) -> tuple[tuple[Any, ...], str, Any] | None:
     """The first value at a place ``kinds`` names whose kind is not the place's, as (its path from ``at``, the kind,
     the value); None when all fit. A place is a path of keys, ``"*"`` standing for each element of an array; a kind is
     ``string``, ``array``, ``object``, ``boolean``, ``integer``, ``number`` or several joined by `` or ``. Null and
     an absent field fit (optional fields); a place under a value of another kind is not looked at (list the outer
     place first). What a family's reader walks (a message's tool calls) is checked so, before it is read: a
     wrong-typed field is the API's 400 naming its path, never a fault of the mock's. The value is for its kind only:
-    never quote it (it may be a secret)."""
+    never quote it (it may be a secret). ``start``: the elements before it of the list each place's first ``"*"``
+    walks are not looked at (read before, where none misfit: ``read_prefix``)."""
     for place, kind in kinds.items():
-        for where, found in _places(value, place, at):
+        for where, found in _places(value, place, at, start):
             if found is not None and not _fits(found, kind):
                 return where, kind, found
     return None
 
 
-def _places(value: Any, place: tuple[Any, ...], at: tuple[Any, ...]) -> Iterable[tuple[tuple[Any, ...], Any]]:
+def _places(value: Any, place: tuple[Any, ...], at: tuple[Any, ...],
+            start: int = 0) -> Iterable[tuple[tuple[Any, ...], Any]]:
     if not place:
         yield at, value
         return
     key, rest = place[0], place[1:]
     if key == "*":
-        for index, item in enumerate(value if isinstance(value, list) else ()):
-            yield from _places(item, rest, (*at, index))
+        items = value if isinstance(value, list) else ()
+        for index in range(start, len(items)):
+            yield from _places(items[index], rest, (*at, index))
     elif isinstance(value, dict) and key in value:
-        yield from _places(value[key], rest, (*at, key))
+        yield from _places(value[key], rest, (*at, key), start)
 
 
 def _fits(value: Any, kind: str) -> bool:
