@@ -50,6 +50,8 @@ def _version(value: bool) -> None:
 
 def build(names: list[str] | None = None) -> typer.Typer:
     """The Typer app with the named commands (all when None)."""
+    from .help_examples import epilog
+
     app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False)
 
     # a first command to type, each line whole at 60 columns (typer keeps an epilog's paragraphs apart)
@@ -68,7 +70,7 @@ def build(names: list[str] | None = None) -> typer.Typer:
             # the list of commands keeps a docstring's line breaks (typer's rich mode): its first paragraph, one
             # line, folded to the terminal (`providers`' "one provider in" over "full")
             first = (command.__doc__ or "").split("\n\n")[0]
-            app.command(name, short_help=" ".join(first.split()) or None)(command)
+            app.command(name, short_help=" ".join(first.split()) or None, epilog=epilog(name))(command)
     return app
 
 
