@@ -138,6 +138,9 @@ def _run(argv: list[str]) -> int:
         missing = getattr(getattr(exc, "param", None), "name", None)
         if missing == "provider" and type(exc).__name__ == "MissingParameter":  # what to give, before the help
             where = f"{_provider_hint(first, argv)}; {where}"
+        if (missing in _ARGUMENT_GIVEN and type(exc).__name__ == "MissingParameter"
+                and getattr(exc.param, "param_type_name", "") == "argument"):  # type: ignore[attr-defined]
+            where = f"{_ARGUMENT_GIVEN[missing]}; {where}"  # what the argument is, and where a first one comes from
         meant = _choice_meant(exc, argv) if type(exc).__name__ == "BadParameter" else None
         if meant:  # `--dialect openai_agents`, `-f JSON`: the value it is one character or a case away from
             where = f"did you mean {meant}? {where}"
@@ -214,6 +217,13 @@ def _choice_meant(exc: Exception, argv: list[str]) -> str | None:
     return said.removeprefix("did you mean ").removesuffix("?") if said else None
 
 
+# a command's missing argument (click: "Missing argument 'response'"): what to give, and where a first one comes from
+_ARGUMENT_GIVEN = {
+    "scenario": "give a scenario file (YAML or JSON); toolchoice init scenario.yaml writes a starter one",
+    "response": ("give a saved reply body (JSON), e.g. a step-01.response.json that run --save wrote, "
+                 "or - to read it from stdin"),
+    "file": "give an OTLP/JSON trace file, a folder proxy, mock or send --save wrote, or a HAR file",
+}
 _KEY_OPTIONS = ("--api-key", "--api_key", "--apikey", "--key", "--token")
 # words a new user tries as a command (the docs' own: "replay", "dialects", "trace import"), and what does that job
 _COMMAND_WORDS = {

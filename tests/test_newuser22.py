@@ -66,3 +66,30 @@ def test_the_mock_examples_of_send_and_run_then_replay_run_as_written(tmp_path: 
             done = run_cli([*words[1:], "--retries", "0"], env=env, cwd=tmp_path)
             assert done.returncode == 0, (line, done.stderr)
     assert (tmp_path / "runs" / "openai" / "loop-001" / "step-01.response.json").is_file()
+
+
+# ---- 2. a command run without its file said only "Missing argument 'response'" ------------------------------
+
+BODY = ROOT / "tests" / "data" / "responses" / "openai" / "openai-chat-parallel.json"
+
+
+@pytest.mark.parametrize("command", ["render", "compare", "send"])
+def test_a_missing_scenario_says_what_it_is_and_how_to_make_one(command: str, tmp_path: Path) -> None:
+    line = refused_saying(run_cli([command, "-p", "openai"], env=user_env(), cwd=tmp_path), "scenario file")
+    made = re.search(r"(toolchoice init (\S+))", line)
+    assert made, line
+    assert run_cli(shlex.split(made.group(1))[1:], env=user_env(), cwd=tmp_path).returncode == 0
+    assert run_cli(["render", made.group(2), "-p", "openai"], env=user_env(), cwd=tmp_path).returncode == 0
+
+
+def test_parse_without_its_reply_says_what_to_give_and_stdin_works() -> None:
+    line = refused_saying(run_cli(["parse", "-p", "openai"], env=user_env()), "saved reply body", ".response.json")
+    assert "- to read it from stdin" in line, line
+    done = run_cli(["parse", "-", "-p", "openai"], env=user_env(), input=BODY.read_text())
+    assert done.returncode == 0 and "tool calls" in done.stdout, done.stderr
+
+
+def test_trace_without_its_file_names_the_kinds_it_reads() -> None:
+    line = refused_saying(run_cli(["trace"], env=user_env()), "OTLP/JSON", "HAR file", "--save")
+    done = run_cli(["trace", str(ROOT / "tests" / "data" / "har" / "sdk-session.har")], env=user_env())
+    assert done.returncode == 0, done.stderr
