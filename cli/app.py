@@ -141,6 +141,9 @@ def _run(argv: list[str]) -> int:
         if (missing in _ARGUMENT_GIVEN and type(exc).__name__ == "MissingParameter"
                 and getattr(exc.param, "param_type_name", "") == "argument"):  # type: ignore[attr-defined]
             where = f"{_ARGUMENT_GIVEN[missing]}; {where}"  # what the argument is, and where a first one comes from
+        if first == "parse" and message.startswith("Got unexpected extra argument"):  # `parse REPLY -p ID SCENARIO`
+            where = ("the scenario to judge the reply against goes with -s: toolchoice parse REPLY -p ID -s SCENARIO; "
+                     f"{where}")
         meant = _choice_meant(exc, argv) if type(exc).__name__ == "BadParameter" else None
         if meant:  # `--dialect openai_agents`, `-f JSON`: the value it is one character or a case away from
             where = f"did you mean {meant}? {where}"

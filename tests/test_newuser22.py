@@ -93,3 +93,14 @@ def test_trace_without_its_file_names_the_kinds_it_reads() -> None:
     line = refused_saying(run_cli(["trace"], env=user_env()), "OTLP/JSON", "HAR file", "--save")
     done = run_cli(["trace", str(ROOT / "tests" / "data" / "har" / "sdk-session.har")], env=user_env())
     assert done.returncode == 0, done.stderr
+
+
+# ---- 3. parse REPLY -p ID SCENARIO: "Got unexpected extra argument(s)" -------------------------------------
+
+def test_a_scenario_given_to_parse_as_a_second_argument_is_shown_its_option(tmp_path: Path) -> None:
+    assert run_cli(["init", "scenario.yaml"], env=user_env(), cwd=tmp_path).returncode == 0
+    line = refused(run_cli(["parse", str(BODY), "-p", "openai", "scenario.yaml"], env=user_env(), cwd=tmp_path))
+    given = re.search(r"goes with (-\w+)", line)
+    assert given, line
+    done = run_cli(["parse", str(BODY), "-p", "openai", given.group(1), "scenario.yaml"], env=user_env(), cwd=tmp_path)
+    assert "verdict" in done.stdout and "give --scenario" not in done.stdout, done.stdout + done.stderr
