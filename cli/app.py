@@ -214,6 +214,8 @@ def _choice_meant(exc: Exception, argv: list[str]) -> str | None:
     folded = given.lower().replace("_", "-")
     if folded in choices:
         return folded
+    if getattr(param, "name", None) == "format" and _FORMAT_WORDS.get(folded.lstrip(".")) in choices:
+        return _FORMAT_WORDS[folded.lstrip(".")]  # `-f md`: too short for difflib to find markdown
     from toolchoice.providers.core.choice import did_you_mean
 
     said = did_you_mean(folded, choices)

@@ -104,3 +104,15 @@ def test_a_scenario_given_to_parse_as_a_second_argument_is_shown_its_option(tmp_
     assert given, line
     done = run_cli(["parse", str(BODY), "-p", "openai", given.group(1), "scenario.yaml"], env=user_env(), cwd=tmp_path)
     assert "verdict" in done.stdout and "give --scenario" not in done.stdout, done.stdout + done.stderr
+
+
+# ---- 4. -f md: "'md' is not one of 'pretty', 'json', 'markdown'" without the did-you-mean -------------------
+
+@pytest.mark.parametrize("words", [["compare", "configs/weather.yaml", "-p", "openai,anthropic"], ["providers"]])
+def test_format_md_is_pointed_at_markdown_and_that_draws_a_markdown_table(words: list[str]) -> None:
+    line = refused(run_cli([*words, "-f", "md"], env=user_env(), cwd=ROOT))
+    meant = re.search(r"did you mean (\w+)\?", line)
+    assert meant, line
+    done = run_cli([*words, "-f", meant.group(1)], env=user_env(), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^\| provider \|", done.stdout, re.M) and re.search(r"^\|(---\|)+", done.stdout, re.M), done.stdout
