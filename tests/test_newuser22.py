@@ -116,3 +116,19 @@ def test_format_md_is_pointed_at_markdown_and_that_draws_a_markdown_table(words:
     done = run_cli([*words, "-f", meant.group(1)], env=user_env(), cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert re.search(r"^\| provider \|", done.stdout, re.M) and re.search(r"^\|(---\|)+", done.stdout, re.M), done.stdout
+
+
+# ---- 5. tools --mcp-url to a port nothing listens on: "cannot connect: All connection attempts failed" ----------
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_an_mcp_url_nothing_listens_on_says_to_start_the_server_or_check_the_url() -> None:
+    url = f"http://127.0.0.1:{_closed_port()}/mcp"
+    line = refused_saying(run_cli(["tools", "--mcp-url", url], env=user_env()), url, "cannot connect")
+    assert "is the MCP server running" in line and "port" in line, line
