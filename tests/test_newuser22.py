@@ -132,3 +132,20 @@ def test_an_mcp_url_nothing_listens_on_says_to_start_the_server_or_check_the_url
     url = f"http://127.0.0.1:{_closed_port()}/mcp"
     line = refused_saying(run_cli(["tools", "--mcp-url", url], env=user_env()), url, "cannot connect")
     assert "is the MCP server running" in line and "port" in line, line
+
+
+# ---- 6. `toolchoice tools ... > tools.yaml` failed, the scenario's from: tools.yaml said only "the file is empty" --
+
+def test_a_tool_file_a_failed_redirect_left_empty_says_so(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    url = f"http://127.0.0.1:{_closed_port()}/mcp"
+    command = f"{shlex.quote(sys.executable)} -m toolchoice tools --mcp-url {url} > tools.yaml"
+    shell = subprocess.run(command, shell=True, cwd=tmp_path, env=user_env(), capture_output=True, text=True, timeout=120)
+    assert shell.returncode == 2 and (tmp_path / "tools.yaml").read_text() == "", shell.stderr
+    (tmp_path / "s.yaml").write_text("tools: [{from: tools.yaml}]\ntool_choice: auto\n"
+                                     "messages: [{role: user, content: hi}]\n")
+    line = refused_saying(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path),
+                          "tools.yaml:1", "empty")
+    assert "toolchoice tools ... > FILE` that failed" in line and "run it again" in line, line
