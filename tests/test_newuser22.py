@@ -115,7 +115,8 @@ def test_format_md_is_pointed_at_markdown_and_that_draws_a_markdown_table(words:
     assert meant, line
     done = run_cli([*words, "-f", meant.group(1)], env=user_env(), cwd=ROOT)
     assert done.returncode == 0, done.stderr
-    assert re.search(r"^\| provider \|", done.stdout, re.M) and re.search(r"^\|(---\|)+", done.stdout, re.M), done.stdout
+    assert re.search(r"^\| provider \|", done.stdout, re.M), done.stdout
+    assert re.search(r"^\|(---\|)+", done.stdout, re.M), done.stdout
 
 
 # ---- 5. tools --mcp-url to a port nothing listens on: "cannot connect: All connection attempts failed" ----------
@@ -142,10 +143,48 @@ def test_a_tool_file_a_failed_redirect_left_empty_says_so(tmp_path: Path) -> Non
 
     url = f"http://127.0.0.1:{_closed_port()}/mcp"
     command = f"{shlex.quote(sys.executable)} -m toolchoice tools --mcp-url {url} > tools.yaml"
-    shell = subprocess.run(command, shell=True, cwd=tmp_path, env=user_env(), capture_output=True, text=True, timeout=120)
+    shell = subprocess.run(command, shell=True, cwd=tmp_path, env=user_env(), capture_output=True, text=True,
+                           timeout=120)
     assert shell.returncode == 2 and (tmp_path / "tools.yaml").read_text() == "", shell.stderr
     (tmp_path / "s.yaml").write_text("tools: [{from: tools.yaml}]\ntool_choice: auto\n"
                                      "messages: [{role: user, content: hi}]\n")
     line = refused_saying(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path),
                           "tools.yaml:1", "empty")
     assert "toolchoice tools ... > FILE` that failed" in line and "run it again" in line, line
+
+
+# ---- 7. --dialect langchain on an allowed-tools subset: "the API request is shown", and no way to see the wrapper's --
+
+AGENT = """\
+tools:
+  - {name: search_docs, description: Search the docs., parameters: {type: object, properties: {q: {type: string}}}}
+  - {name: open_ticket, description: Open a ticket., parameters: {type: object, properties: {t: {type: string}}}}
+  - {name: delete_account, description: Delete the account., parameters: {type: object}}
+tool_choice: {allowed: [search_docs, open_ticket], mode: required}
+messages: [{role: user, content: My login fails}]
+"""
+
+
+def _ledger(done: object, code: str) -> list[str]:
+    import json
+
+    body = json.loads(done.stdout)  # type: ignore[attr-defined]
+    record = body[0] if isinstance(body, list) else body
+    return [e["message"] for e in record["ledger"] if e["code"] == code]
+
+
+def test_an_allowed_subset_under_langchain_says_how_to_see_bind_tools_request(tmp_path: Path) -> None:
+    import yaml
+
+    (tmp_path / "agent.yaml").write_text(AGENT)
+    done = run_cli(["render", "agent.yaml", "-p", "openai", "--dialect", "langchain", "-f", "json"], env=user_env(),
+                   cwd=tmp_path)
+    said = _ledger(done, "dialect.no_spelling")
+    assert said and "list only the allowed tools" in said[0] and "tool_choice: required" in said[0], said
+    data = yaml.safe_load(AGENT)  # the hint followed: the allowed tools alone, tool_choice required
+    data["tools"] = [t for t in data["tools"] if t["name"] in data["tool_choice"]["allowed"]]
+    data["tool_choice"] = "required"
+    (tmp_path / "narrowed.yaml").write_text(yaml.safe_dump(data))
+    done = run_cli(["render", "narrowed.yaml", "-p", "openai", "--dialect", "langchain", "-f", "json"],
+                   env=user_env(), cwd=tmp_path)
+    assert not _ledger(done, "dialect.no_spelling") and _ledger(done, "dialect.call"), done.stdout[:2000]
