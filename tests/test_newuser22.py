@@ -188,3 +188,25 @@ def test_an_allowed_subset_under_langchain_says_how_to_see_bind_tools_request(tm
     done = run_cli(["render", "narrowed.yaml", "-p", "openai", "--dialect", "langchain", "-f", "json"],
                    env=user_env(), cwd=tmp_path)
     assert not _ledger(done, "dialect.no_spelling") and _ledger(done, "dialect.call"), done.stdout[:2000]
+
+
+# ---- 8. an Anthropic client given an OpenAI mock's URL: "give the base URL without its /v1" only -----------------
+
+def test_a_client_of_another_api_at_the_mock_s_v1_url_is_told_which_mock_serves_it(tmp_path: Path) -> None:
+    from toolchoice.providers.core.mock.server import running_mock
+
+    assert run_cli(["init", "scenario.yaml"], env=user_env(), cwd=tmp_path).returncode == 0
+    env = user_env(ANTHROPIC_API_KEY="unused")
+    with running_mock("openai") as mock:
+        assert mock.base_url.endswith("/v1")
+        done = run_cli(["send", "scenario.yaml", "-p", "anthropic", "--base-url", mock.base_url, "--retries", "0"],
+                       env=env, cwd=tmp_path)
+        seen = [record.get("findings") for record in mock.records]
+    said = " ".join(done.stdout.split())
+    assert done.returncode == 1 and "/v1/v1/messages" in said, said
+    meant = re.search(r"start the mock with (-p \w+)", said)
+    assert meant and "without /v1" in said, (said, seen)
+    with running_mock(meant.group(1).split()[1]) as right:
+        again = run_cli(["send", "scenario.yaml", "-p", "anthropic", "--base-url", right.base_url, "--retries", "0"],
+                        env=env, cwd=tmp_path)
+    assert again.returncode == 0, again.stdout[-800:]
