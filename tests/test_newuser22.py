@@ -5,6 +5,7 @@ that says it: the files on disk, a real mock server on 127.0.0.1, a real MCP ser
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from pathlib import Path
@@ -210,3 +211,21 @@ def test_a_client_of_another_api_at_the_mock_s_v1_url_is_told_which_mock_serves_
         again = run_cli(["send", "scenario.yaml", "-p", "anthropic", "--base-url", right.base_url, "--retries", "0"],
                         env=env, cwd=tmp_path)
     assert again.returncode == 0, again.stdout[-800:]
+
+
+# ---- 9. parse of a --stream --save sample's reply file pointed at a .response.json that was never written -------
+
+def test_parse_of_a_streamed_sample_s_reply_file_names_the_stream_file_on_disk(tmp_path: Path) -> None:
+    from toolchoice.providers.core.mock.server import running_mock
+
+    assert run_cli(["init", "scenario.yaml"], env=user_env(), cwd=tmp_path).returncode == 0
+    with running_mock("openai") as mock:
+        sent = run_cli(["send", "scenario.yaml", "-p", "openai", "--base-url", mock.base_url, "--stream", "--save",
+                        "sent", "--retries", "0"], env=user_env(OPENAI_API_KEY="unused"), cwd=tmp_path)
+    assert sent.returncode == 0, sent.stdout[-800:]
+    line = refused(run_cli(["parse", "sent/sample-001.reply.json", "-p", "openai"], env=user_env(), cwd=tmp_path))
+    named = re.search(r"give (\S+)( --stream)? \(the", line)
+    assert named and (tmp_path / named.group(1)).is_file(), (line, sorted(os.listdir(tmp_path / "sent")))
+    done = run_cli(["parse", *named.group(0)[5:-5].split(), "-p", "openai", "-s", "scenario.yaml"], env=user_env(),
+                   cwd=tmp_path)
+    assert done.returncode == 0 and "obeyed" in done.stdout and not done.stderr, done.stdout + done.stderr
