@@ -229,3 +229,27 @@ def test_parse_of_a_streamed_sample_s_reply_file_names_the_stream_file_on_disk(t
     done = run_cli(["parse", *named.group(0)[5:-5].split(), "-p", "openai", "-s", "scenario.yaml"], env=user_env(),
                    cwd=tmp_path)
     assert done.returncode == 0 and "obeyed" in done.stdout and not done.stderr, done.stdout + done.stderr
+
+
+# ---- 10. model: at the top of a scenario (as in a chat call) listed the scenario's keys, not where it goes -------
+
+@pytest.mark.parametrize("key, value, body_key", [("model", "gpt-4.1", "model"), ("temperature", 0.2, "temperature"),
+                                                  ("max_tokens", 300, "max_completion_tokens")])
+def test_a_per_provider_setting_at_the_top_says_it_goes_under_providers(tmp_path: Path, key: str, value: object,
+                                                                         body_key: str) -> None:
+    import json
+
+    import yaml
+
+    (tmp_path / "s.yaml").write_text(f"tools: [{{name: a, parameters: {{type: object}}}}]\n{key}: {value}\n"
+                                     "messages: [{role: user, content: hi}]\n")
+    line = refused_saying(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path), "s.yaml:2:1")
+    shown = re.search(r"(providers: \{.*?\}\})", line)
+    assert shown, line
+    written = shown.group(1).replace("...", json.dumps(value))  # the hint's form, with the value put in
+    (tmp_path / "s.yaml").write_text(f"tools: [{{name: a, parameters: {{type: object}}}}]\n{written}\n"
+                                     "messages: [{role: user, content: hi}]\n")
+    assert yaml.safe_load((tmp_path / "s.yaml").read_text())["providers"]["openai"] == {key: value}
+    done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["request"]["body"][body_key] == value

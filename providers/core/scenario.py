@@ -94,6 +94,12 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
         if key is not None:
             raise r.loc(key).fail(f"unknown key '{key.value}' in the scenario", _TOOL_FILE_HINT)
     refuse_foreign_system_key(r, root)
+    setting = next((k for k in keys if k.value in _SETTING_TYPES and k.value not in TOP_KEYS), None)
+    if setting is not None:  # `model: gpt-4o` at the top: a per-provider setting, written under providers:
+        also = " (or --model on the command line)" if setting.value == "model" else ""
+        raise r.loc(setting).fail(f"unknown key '{setting.value}' in the scenario",
+                                  f"{setting.value} is set per provider: providers: {{openai: {{{setting.value}: "
+                                  f"...}}}}, one entry per provider id{also}")
     top = r.mapping(root, "the scenario", TOP_KEYS)
     tools, written_empty, notes, native, files_read = _tools(r, top.get("tools"))
     names = tuple(t.name for t in tools)
