@@ -138,6 +138,8 @@ def _run(argv: list[str]) -> int:
         missing = getattr(getattr(exc, "param", None), "name", None)
         if missing == "provider" and type(exc).__name__ == "MissingParameter":  # what to give, before the help
             where = f"{_provider_hint(first, argv)}; {where}"
+        if missing == "upstream" and first == "proxy" and type(exc).__name__ == "MissingParameter":
+            where = f"{_upstream_hint(argv)}; {where}"
         if (missing in _ARGUMENT_GIVEN and type(exc).__name__ == "MissingParameter"
                 and getattr(exc.param, "param_type_name", "") == "argument"):  # type: ignore[attr-defined]
             where = f"{_ARGUMENT_GIVEN[missing]}; {where}"  # what the argument is, and where a first one comes from
@@ -190,6 +192,18 @@ def _provider_hint(command: str, argv: list[str]) -> str:
             hint = (f"name a provider: {folder} holds a run saved on {', '.join(saved)} (-p {saved[0]} replays it as "
                     "recorded; another id renders its history for that provider)")
     return hint
+
+
+def _upstream_hint(argv: list[str]) -> str:
+    """`proxy -p ID` without --upstream: the base URL that provider's SDK takes, to forward to."""
+    from .mock_cmd import upstream_for
+
+    given = next((argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg in ("-p", "--provider")), None)
+    given = given or next((arg.partition("=")[2] for arg in argv if arg.startswith("--provider=")), None)
+    url = upstream_for(given) if given else None
+    if url is None:
+        return "give the real API's base URL as its SDK takes it (--upstream https://api.openai.com/v1 for openai)"
+    return f"give the real API's base URL as its SDK takes it: --upstream {url} for {given}"
 
 
 def _choice_meant(exc: Exception, argv: list[str]) -> str | None:

@@ -253,3 +253,21 @@ def test_a_per_provider_setting_at_the_top_says_it_goes_under_providers(tmp_path
     done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["request"]["body"][body_key] == value
+
+
+# ---- 11. proxy -p ID without --upstream: "Missing option '--upstream'", and which URL to give left to the docs ----
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_proxy_without_upstream_names_the_url_the_provider_s_own_sdk_defaults_to(provider: str) -> None:
+    line = refused_saying(run_cli(["proxy", "-p", provider], env=user_env()), "--upstream")
+    named = re.search(r"--upstream (https://\S+) for " + provider, line)
+    assert named, line
+    if provider == "openai":
+        import openai
+
+        default = str(openai.OpenAI(api_key="unused").base_url)
+    else:
+        import anthropic
+
+        default = str(anthropic.Anthropic(api_key="unused").base_url)
+    assert named.group(1).rstrip("/") == default.rstrip("/"), (named.group(1), default)
