@@ -271,3 +271,22 @@ def test_proxy_without_upstream_names_the_url_the_provider_s_own_sdk_defaults_to
 
         default = str(anthropic.Anthropic(api_key="unused").base_url)
     assert named.group(1).rstrip("/") == default.rstrip("/"), (named.group(1), default)
+
+
+# ---- 12. compare --send to the mock: a second provider "skipped: no API key", not that any value does there -------
+
+def test_compare_send_to_the_mock_says_a_skipped_provider_s_key_may_be_any_value(tmp_path: Path) -> None:
+    from toolchoice.providers.core.mock.server import running_mock
+
+    assert run_cli(["init", "scenario.yaml"], env=user_env(), cwd=tmp_path).returncode == 0
+    words = ["compare", "scenario.yaml", "--send", "-p", "openai,groq", "--retries", "0"]
+    with running_mock("openai") as mock:
+        first = run_cli([*words, "--base-url", mock.base_url], env=user_env(columns=200, OPENAI_API_KEY="unused"),
+                        cwd=tmp_path)
+        told = re.search(r"(GROQ_API_KEY)=(\w+)\)", first.stdout)
+        assert told, first.stdout
+        again = run_cli([*words, "--base-url", mock.base_url, "-f", "json"],
+                        env=user_env(OPENAI_API_KEY="unused", **{told.group(1): told.group(2)}), cwd=tmp_path)
+        served = [record["path"] for record in mock.records]
+    assert again.returncode == 0, again.stdout[-1500:] + again.stderr
+    assert served.count("/v1/chat/completions") == 3, served  # openai twice, groq once it had its any value
