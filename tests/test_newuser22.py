@@ -290,3 +290,19 @@ def test_compare_send_to_the_mock_says_a_skipped_provider_s_key_may_be_any_value
         served = [record["path"] for record in mock.records]
     assert again.returncode == 0, again.stdout[-1500:] + again.stderr
     assert served.count("/v1/chat/completions") == 3, served  # openai twice, groq once it had its any value
+
+
+# ---- 13. docs/tools.md's `--mcp "python my_server.py"` without a my_server.py (an mcp 1.x one fails under 2.x) -----
+
+def test_docs_tools_server_runs_under_the_mcp_extra_with_the_page_s_command(tmp_path: Path) -> None:
+    import sys
+
+    page = (ROOT / "docs" / "tools.md").read_text()
+    server = re.search(r"```python\n(.*?)```", page, re.S)
+    command = re.search(r"^toolchoice tools --mcp \"([^\"]+)\"", page, re.M)
+    assert server and command, "docs/tools.md shows no server, or no --mcp line"
+    (tmp_path / "my_server.py").write_text(server.group(1))
+    line = command.group(1).replace("python ", f"{shlex.quote(sys.executable)} ", 1)  # this environment's python
+    done = run_cli(["tools", "--mcp", line], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "- name: lookup_order" in done.stdout and "order_id" in done.stdout, done.stdout
