@@ -306,3 +306,22 @@ def test_docs_tools_server_runs_under_the_mcp_extra_with_the_page_s_command(tmp_
     done = run_cli(["tools", "--mcp", line], env=user_env(), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "- name: lookup_order" in done.stdout and "order_id" in done.stdout, done.stdout
+
+
+# ---- 14. a saved reply given as the scenario (run REPLY.json): "unknown key 'id' in the scenario" ---------------
+
+def test_a_reply_body_given_as_the_scenario_is_named_and_sent_to_parse(tmp_path: Path) -> None:
+    from toolchoice.providers.core.mock.server import running_mock
+
+    assert run_cli(["init", "scenario.yaml"], env=user_env(), cwd=tmp_path).returncode == 0
+    with running_mock("openai") as mock:
+        saved = run_cli(["run", "scenario.yaml", "-p", "openai", "--base-url", mock.base_url, "--save", "runs",
+                         "--retries", "0"], env=user_env(OPENAI_API_KEY="unused"), cwd=tmp_path)
+    assert saved.returncode == 0, saved.stdout[-800:]
+    body = "runs/openai/loop-001/step-01.response.json"
+    line = refused_saying(run_cli(["run", body, "-p", "openai"], env=user_env(), cwd=tmp_path),
+                          f"{body}:1:1", "OpenAI Chat Completions reply, not a scenario")
+    told = re.search(r"(toolchoice parse \S+ -p \S+)", line)
+    assert told, line
+    done = run_cli(shlex.split(told.group(1))[1:], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0 and "get_weather" in done.stdout, done.stdout + done.stderr
