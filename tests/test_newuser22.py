@@ -325,3 +325,16 @@ def test_a_reply_body_given_as_the_scenario_is_named_and_sent_to_parse(tmp_path:
     assert told, line
     done = run_cli(shlex.split(told.group(1))[1:], env=user_env(), cwd=tmp_path)
     assert done.returncode == 0 and "get_weather" in done.stdout, done.stdout + done.stderr
+
+
+# ---- 15. trace SCENARIO.yaml (the scenario where the recorded run goes): "not JSON (Expecting value)" -----------
+
+def test_trace_of_a_scenario_says_it_is_one_and_where_it_goes(tmp_path: Path) -> None:
+    assert run_cli(["init", "scenario.yaml"], env=user_env(), cwd=tmp_path).returncode == 0
+    line = refused_saying(run_cli(["trace", "scenario.yaml"], env=user_env(), cwd=tmp_path),
+                          "scenario.yaml is a toolchoice scenario, not a trace")
+    assert "Expecting value" not in line, line
+    told = re.search(r"\((toolchoice run \S+) -p ID\)", line)
+    assert told, line
+    done = run_cli([*shlex.split(told.group(1))[1:], "-p", "openai", "--dry-run"], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
