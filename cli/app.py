@@ -50,6 +50,8 @@ def _version(value: bool) -> None:
 
 def build(names: list[str] | None = None) -> typer.Typer:
     """The Typer app with the named commands (all when None)."""
+    from .help_examples import epilog
+
     app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False)
 
     # a first command to type, each line whole at 60 columns (typer keeps an epilog's paragraphs apart)
@@ -68,7 +70,7 @@ def build(names: list[str] | None = None) -> typer.Typer:
             # the list of commands keeps a docstring's line breaks (typer's rich mode): its first paragraph, one
             # line, folded to the terminal (`providers`' "one provider in" over "full")
             first = (command.__doc__ or "").split("\n\n")[0]
-            app.command(name, short_help=" ".join(first.split()) or None)(command)
+            app.command(name, short_help=" ".join(first.split()) or None, epilog=epilog(name))(command)
     return app
 
 
@@ -136,6 +138,14 @@ def _run(argv: list[str]) -> int:
         missing = getattr(getattr(exc, "param", None), "name", None)
         if missing == "provider" and type(exc).__name__ == "MissingParameter":  # what to give, before the help
             where = f"{_provider_hint(first, argv)}; {where}"
+        if missing == "upstream" and first == "proxy" and type(exc).__name__ == "MissingParameter":
+            where = f"{_upstream_hint(argv)}; {where}"
+        if (missing in _ARGUMENT_GIVEN and type(exc).__name__ == "MissingParameter"
+                and getattr(exc.param, "param_type_name", "") == "argument"):  # type: ignore[attr-defined]
+            where = f"{_ARGUMENT_GIVEN[missing]}; {where}"  # what the argument is, and where a first one comes from
+        if first == "parse" and message.startswith("Got unexpected extra argument"):  # `parse REPLY -p ID SCENARIO`
+            where = ("the scenario to judge the reply against goes with -s: toolchoice parse REPLY -p ID -s SCENARIO; "
+                     f"{where}")
         meant = _choice_meant(exc, argv) if type(exc).__name__ == "BadParameter" else None
         if meant:  # `--dialect openai_agents`, `-f JSON`: the value it is one character or a case away from
             where = f"did you mean {meant}? {where}"
@@ -184,6 +194,18 @@ def _provider_hint(command: str, argv: list[str]) -> str:
     return hint
 
 
+def _upstream_hint(argv: list[str]) -> str:
+    """`proxy -p ID` without --upstream: the base URL that provider's SDK takes, to forward to."""
+    from .mock_cmd import upstream_for
+
+    given = next((argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg in ("-p", "--provider")), None)
+    given = given or next((arg.partition("=")[2] for arg in argv if arg.startswith("--provider=")), None)
+    url = upstream_for(given) if given else None
+    if url is None:
+        return "give the real API's base URL as its SDK takes it (--upstream https://api.openai.com/v1 for openai)"
+    return f"give the real API's base URL as its SDK takes it: --upstream {url} for {given}"
+
+
 def _choice_meant(exc: Exception, argv: list[str]) -> str | None:
     """The choice a bad value of a choice option (or argument) likely meant, as a provider id's error names one:
     the same word in another case or with _ for -, else difflib's nearest."""
@@ -206,12 +228,21 @@ def _choice_meant(exc: Exception, argv: list[str]) -> str | None:
     folded = given.lower().replace("_", "-")
     if folded in choices:
         return folded
+    if getattr(param, "name", None) == "format" and _FORMAT_WORDS.get(folded.lstrip(".")) in choices:
+        return _FORMAT_WORDS[folded.lstrip(".")]  # `-f md`: too short for difflib to find markdown
     from toolchoice.providers.core.choice import did_you_mean
 
     said = did_you_mean(folded, choices)
     return said.removeprefix("did you mean ").removesuffix("?") if said else None
 
 
+# a command's missing argument (click: "Missing argument 'response'"): what to give, and where a first one comes from
+_ARGUMENT_GIVEN = {
+    "scenario": "give a scenario file (YAML or JSON); toolchoice init scenario.yaml writes a starter one",
+    "response": ("give a saved reply body (JSON), e.g. a step-01.response.json that run --save wrote, "
+                 "or - to read it from stdin"),
+    "file": "give an OTLP/JSON trace file, a folder proxy, mock or send --save wrote, or a HAR file",
+}
 _KEY_OPTIONS = ("--api-key", "--api_key", "--apikey", "--key", "--token")
 # words a new user tries as a command (the docs' own: "replay", "dialects", "trace import"), and what does that job
 _COMMAND_WORDS = {

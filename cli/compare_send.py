@@ -83,8 +83,12 @@ def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
     wire = choice_text(t.effective_tool_choice)
     if run.skipped:
         # names no provider: its row does; Ctrl-C before any sample finished: the calls its cut streams had begun
+        said, missing = run.skipped, run.skipped_for
+        if getattr(missing, "local", False) and getattr(missing, "of", None) == "key":  # the mock, a local server
+            variable = missing.variables[0]  # type: ignore[union-attr]
+            said += f" (a server on this machine takes any value: {variable}=unused)"
         return {"provider": run.provider, "tool_choice on the wire": "REFUSED" if t.request is None else wire,
-                "calls": "\n".join([run.skipped, *_cut_lines(run)]),
+                "calls": "\n".join([said, *_cut_lines(run)]),
                 "verdict": "refused" if t.request is None else
                 (f"cut {len(run.cuts)}" if run.cuts else "skipped"),
                 "latency ms": "–", tokens_header(repeat): "–"}

@@ -266,3 +266,30 @@ def _pretty(line: dict[str, Any]) -> None:
     # `a\u001b[31mb` in the tools list as in the tool_choice JSON beside it, the same text the same way, as sent
     write("  ".join(parts).replace("\n", " "))
     sys.stdout.flush()
+
+
+def upstream_for(provider: str) -> str | None:
+    """The base URL `proxy -p PROVIDER` forwards to by default as its SDK takes it: the URL toolchoice posts to, up to
+    where the path the SDK adds (the one the mock serves) begins; None for an unknown id or a URL that needs settings
+    (Azure's resource)."""
+    from urllib.parse import urlsplit
+
+    from toolchoice.providers.core.jobs import render
+    from toolchoice.providers.core.registry import mock_family
+    from toolchoice.providers.core.scenario import load_scenario_text
+
+    try:
+        scenario = load_scenario_text("messages: [{role: user, content: hi}]\n")
+        url = render(scenario, [provider])[0].request.url  # type: ignore[union-attr]
+        module = mock_family(provider)
+    except Exception:  # noqa: BLE001 - an unknown id, a refused request: no suggestion, the usage line stands
+        return None
+    parts = urlsplit(url)
+    if "YOUR-" in url:
+        return None
+    base, path = getattr(module, "MOCK_BASE_PATH", ""), parts.path
+    cuts = [cut for cut, char in enumerate(path) if char == "/"]
+    for cut in reversed(cuts):  # the shortest tail the SDK adds that the mock serves
+        if module.mock_route("POST", base + path[cut:]) is not None:
+            return f"{parts.scheme}://{parts.netloc}{path[:cut]}"
+    return None

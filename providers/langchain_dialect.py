@@ -316,10 +316,13 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     value, note = bind_tools_value(scenario.tool_choice)
     if scenario.tool_choice is not None and scenario.tool_choice.mode == "allowed":
         return keep("dialect.no_spelling", f"{note}: {wrapper.name}'s request is not described; the API "
-                                           "request is shown", "warning")
+                                           "request is shown (bind_tools narrows by the tools it is passed: to see "
+                                           "its request, list only the allowed tools and use tool_choice: required)",
+                    "warning")
     if strict_note is not None:
         return keep("dialect.no_spelling", f"{strict_note}: {wrapper.name}'s request is not described; the API "
-                                           "request is shown", "warning")
+                                           "request is shown (to see it, give every tool the same strict:)",
+                    "warning")
     if not scenario.tools:
         return keep("dialect.no_tools", f"no tools, so no {wrapper.name}.bind_tools call: the API request is shown")
     tools = _all_tools(base, scenario, wrapper, strict)

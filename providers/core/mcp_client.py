@@ -478,6 +478,8 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
                         "-H 'Authorization: Bearer $TOKEN' (from: headers:)")
         else:
             message = f"{who}: {_describe(cause)}"
+            if message.startswith(f"{who}: cannot connect") and hint is None:  # nothing listens at the URL
+                hint = "is the MCP server running, and listening there? start it, or check the URL's host, port, path"
         message = " ".join(printable(redactor.text(message)).split())
         if hint == _RAISE_TIMEOUT:  # a scenario's from: says `timeout:`; `toolchoice tools` its --timeout (cli/exits.py)
             from .errors import named

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,22 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
         if key is not None:
             raise r.loc(key).fail(f"unknown key '{key.value}' in the scenario", _TOOL_FILE_HINT)
     refuse_foreign_system_key(r, root)
+    written = {k.value for k in keys}
+    if keys and not written & {"tools", "messages", "tool_choice"}:
+        from .sniff import family_of, reply_kind
+
+        family = family_of(r.value(root)) if len(keys) == len(root.value) else None
+        if family is not None:  # a reply body (run --save's step-01.response.json) given as the scenario
+            what, provider = reply_kind(family)
+            raise r.loc(root).fail(f"this is {what}, not a scenario",
+                                   f"parse reads a saved reply: toolchoice parse {shlex.quote(r.path)} -p {provider}")
+    setting = next((k for k in keys if k.value in _SETTING_TYPES and k.value not in TOP_KEYS), None)
+    # `model: gpt-4o` at the top of a scenario (not of a reply body): a per-provider setting, under providers:
+    if setting is not None and written & {"tools", "messages", "tool_choice"}:
+        also = " (or --model on the command line)" if setting.value == "model" else ""
+        raise r.loc(setting).fail(f"unknown key '{setting.value}' in the scenario",
+                                  f"{setting.value} is set per provider: providers: {{openai: {{{setting.value}: "
+                                  f"...}}}}, one entry per provider id{also}")
     top = r.mapping(root, "the scenario", TOP_KEYS)
     tools, written_empty, notes, native, files_read = _tools(r, top.get("tools"))
     names = tuple(t.name for t in tools)

@@ -9,7 +9,7 @@ writes beside the body (``saved_sibling``), a scenario (``scenario_given``), a s
 from __future__ import annotations
 
 import re
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any
 
 from .model import ToolchoiceError
@@ -67,6 +67,14 @@ def saved_sibling(path: str, body: Any) -> ToolchoiceError | None:
         return None
     where = PurePath(path)
     name = where.name.replace(f".{kind}.json", ".response.json") if f".{kind}.json" in where.name else None
+    if name is not None and path != "-" and not Path(where.with_name(name)).exists():
+        from .stream_framing import SAVE_SUFFIX  # a --stream sample's body was saved as the stream it was
+
+        streams = [where.with_name(name[:-len(".json")] + suffix) for suffix in SAVE_SUFFIX.values()]
+        streamed = next((s for s in streams if Path(s).exists()), None)
+        if streamed is not None:
+            return ToolchoiceError(f"{path} is the {kind} file --save writes, not a response body",
+                                   hint=f"give {streamed} --stream (the stream as it arrived)")
     hint = f"give {where.with_name(name)} (the body as it arrived)" if name else \
         "give the sample's .response.json file (the body as it arrived)"
     shown = "stdin" if path == "-" else path

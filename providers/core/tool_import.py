@@ -168,7 +168,9 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
         with composed(text, name) as (reader, root):
             read = True
             if root is None or (isinstance(root, yaml.ScalarNode) and not root.value.strip()):
-                raise ToolchoiceError("the file is empty: no tools to import", path=name, line=1)
+                raise ToolchoiceError("the file is empty: no tools to import", path=name, line=1, hint=(
+                    "write the tools into it; a `toolchoice tools ... > FILE` that failed leaves FILE empty: "
+                    "run it again and read its error"))
             data = reader.value(root)
             return _imported(data, shown, lambda where: _line_of(root, where), name, text)
     except ToolchoiceError as problem:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
+import shlex
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -32,6 +34,10 @@ class Span(NamedTuple):
 
 
 # ---- the file ------------------------------------------------------------------------------------
+
+
+_SCENARIO_START = (r"(?:[ \t]*(?:#.*)?\n)*(?:name|description|tools|tool_choice|parallel_tool_calls|strict|system|"
+                   r"messages|providers|loop):")
 
 
 def read_spans(path: Path) -> list[Span]:
@@ -73,8 +79,12 @@ def read_spans(path: Path) -> list[Span]:
 
     # a trace is an input file: the limit every input file has (file_bytes), raised the same way, and a regular file
     # (a device is refused at once); JSON read in one pass, bounded by json_depth, as every JSON file is
-    json_documents(utf8_text(read_file(path, "trace", regular_only=True), name, "trace", "JSON", hint), name, hint=hint,
-                   lines=True, each=take)
+    text = utf8_text(read_file(path, "trace", regular_only=True), name, "trace", "JSON", hint)
+    if re.match(_SCENARIO_START, text[:100_000]):  # YAML, a scenario's key first (after its comments)
+        raise ToolchoiceError(f"{name} is a toolchoice scenario, not a trace",
+                              hint=f"a scenario goes to render, send or run (toolchoice run {shlex.quote(name)} -p "
+                                   "ID); trace reads a recorded run (OTLP/JSON), a --save folder or a HAR file")
+    json_documents(text, name, hint=hint, lines=True, each=take)
     if events:  # events sent through the Logs API belong to the span they name
         spans = [s._replace(events=s.events + tuple(events[s.span_id])) if s.span_id in events else s for s in spans]
     return spans

@@ -236,11 +236,15 @@ def elsewhere(provider: str, method: str, path: str, command: str) -> str:
     or "" (a models list, a file upload: no family's model endpoint). Loads the other mock modules only here."""
     from ..capabilities import CAPABILITIES
 
-    other = served_by(provider, method, path)
+    other, once = served_by(provider, method, path), ""
+    twice = re.match(r"(/[^/]+)\1/", path)
+    if other is None and twice:  # /v1/v1/messages: a client given this mock's /v1 URL, whose own paths add /v1
+        other = served_by(provider, method, path[len(twice.group(1)):])
+        once = f" once its repeated {twice.group(1)} is dropped (a base URL without {twice.group(1)})"
     if other is None:
         return ""
-    return (f" ({CAPABILITIES[provider].title}) but {CAPABILITIES[other].title}'s: start the {command} with -p {other} "
-            f"to {'serve' if command == 'mock' else 'judge'} it")
+    return (f" ({CAPABILITIES[provider].title}) but {CAPABILITIES[other].title}'s{once}: start the {command} with "
+            f"-p {other} to {'serve' if command == 'mock' else 'judge'} it")
 
 
 def served_by(provider: str, method: str, path: str) -> str | None:
