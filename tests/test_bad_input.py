@@ -132,7 +132,7 @@ WEATHER = str(CONFIGS / "weather.yaml")
      "(declared: get_weather, get_time) (did you mean get_weather?)\n"),
     (["render", WEATHER, "--tool-choice", "{tool: get_weather"],
      "toolchoice: error: --tool-choice '{tool: get_weather' is not valid YAML/JSON: expected ',' or '}', but got "
-     "'<stream end>' (quote it for the shell, e.g. --tool-choice '{tool: get_weather}')\n"),
+     "'<stream end>' (close every { and [ it opens, e.g. --tool-choice '{tool: get_weather}')\n"),
     (["render", WEATHER, "--tool-choice", "{type: tool, name: get_time, disable_parallel_tool_use: true}"],
      "toolchoice: error: --tool-choice: disable_parallel_tool_use inside tool_choice is Anthropic's wire form "
      "(write parallel_tool_calls: false at the top level instead)\n"),

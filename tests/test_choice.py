@@ -346,17 +346,25 @@ def test_cli_words_go_through_the_same_parser():
     assert parse(parse_cli_value("false")) is None
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("{tool: get_weather", "expected ',' or '}', but got '<stream end>'"),
-    ("[a", "expected ',' or ']', but got '<stream end>'"),
-    ("{a: !!python/object/apply:os.system [echo]}", "could not determine a constructor for the tag"),
-    pytest.param("[" * 3000, "it nests too deeply", id="deep"),
+_QUOTE = "quote it for the shell, e.g. --tool-choice '{tool: get_weather}'"
+_CLOSE = "close every { and [ it opens, e.g. --tool-choice '{tool: get_weather}'"
+
+
+@pytest.mark.parametrize("text, reason, hint", [
+    # quoted whole (it holds a space the shell would have split at): a bracket is missing, not quotes
+    ("{tool: get_weather", "expected ',' or '}', but got '<stream end>'", _CLOSE),
+    ("[a, b", "expected ',' or ']', but got '<stream end>'", _CLOSE),
+    # what the shell leaves of an unquoted --tool-choice {tool: get_weather}: the first word
+    ("{tool:", "expected the node content, but found '<stream end>'", _QUOTE),
+    ("[a", "expected ',' or ']', but got '<stream end>'", _QUOTE),
+    ("{a: !!python/object/apply:os.system [echo]}", "could not determine a constructor for the tag", _QUOTE),
+    pytest.param("[" * 3000, "it nests too deeply", _QUOTE, id="deep"),
 ])
-def test_parse_cli_value_bad_yaml(text, reason):
+def test_parse_cli_value_bad_yaml(text, reason, hint):
     with pytest.raises(ToolchoiceError) as info:
         parse_cli_value(text)
     exc = info.value
     assert exc.message.startswith("--tool-choice '")
     assert "is not valid YAML/JSON: " + reason in exc.message
-    assert exc.hint == "quote it for the shell, e.g. --tool-choice '{tool: get_weather}'"
+    assert exc.hint == hint
     assert len(exc.one_line()) < 300 and "\n" not in exc.one_line()

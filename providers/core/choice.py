@@ -286,6 +286,15 @@ def _gemini(value: dict[str, Any], tool_names: tuple[str, ...], fail: Fail, spel
                       spelling=spelling)
 
 
+def _unread_hint(text: str, reason: str) -> str:
+    """What to do about an option value YAML could not read. One that ends before its brackets close and holds a
+    space reached us whole (the shell splits an unquoted value at its spaces): a bracket is missing, and quoting it
+    again would not help; any other is most often a value the shell cut."""
+    if "<stream end>" in reason and any(c.isspace() for c in text):
+        return "close every { and [ it opens, e.g. --tool-choice '{tool: get_weather}'"
+    return "quote it for the shell, e.g. --tool-choice '{tool: get_weather}'"
+
+
 def parse_cli_value(text: str) -> Any:
     """Read ``--tool-choice VALUE``: a YAML/JSON object or list, true/false/null, or a plain word.
 
@@ -305,7 +314,7 @@ def parse_cli_value(text: str) -> Any:
                 reason = (str(exc).splitlines() or [type(exc).__name__])[0]
             shown = text if len(text) <= 60 else text[:57] + "..."
             raise ToolchoiceError(f"--tool-choice {shown!r} is not valid YAML/JSON: {reason}",
-                                  hint="quote it for the shell, e.g. --tool-choice '{tool: get_weather}'") from None
+                                  hint=_unread_hint(stripped, reason or "")) from None
         _bounded(value)
         _json_only(value)
         return value
