@@ -32,3 +32,18 @@ def test_a_header_value_outside_ascii_is_refused_at_its_line(tmp_path: Path, val
     for args in (["render", str(path), "-p", "openai"], ["send", str(path), "-p", "openai", "--dry-run"]):
         line = refused(run_cli(args, env={"PATH": "/usr/bin:/bin"}))
         assert f"{path}:9:" in line and "X-A" in line and "non-ASCII" in line
+
+
+@pytest.mark.parametrize("name", ["Content-Length", "transfer-encoding"])
+def test_a_framing_header_is_refused_at_its_line(tmp_path: Path, name: str) -> None:
+    """Content-Length set by hand ended in httpx's LocalProtocolError as an internal error (exit 1) once the
+    request was on its way; Transfer-Encoding other than chunked in a transport error."""
+    import h11
+
+    conn = h11.Connection(h11.CLIENT)  # the truth: the HTTP/1.1 writer httpx sends through refuses a wrong length
+    conn.send(h11.Request(method="POST", target="/", headers=[("Host", "x"), ("Content-Length", "5")]))
+    with pytest.raises(h11.LocalProtocolError):
+        conn.send(h11.Data(data=b"123456"))
+    path = _scenario(tmp_path, f'"{name}": "5"')
+    line = refused(run_cli(["render", str(path), "-p", "openai"], env={"PATH": "/usr/bin:/bin"}))
+    assert f"{path}:9:" in line and name in line
