@@ -20,7 +20,7 @@ from toolchoice.providers.core.outcome import rate_cells
 
 from . import exits, heap
 from .exits import handled
-from .hanging import hanging, prose_broken, redacted
+from .hanging import hanging, one_spaced, prose_broken, redacted
 from .options import (ALLOW_ENV, BASE_URL, CAPS, GATEWAY, CONCURRENCY, LIVE_MCP, LOOP_REPEAT, MODEL, NO_EMULATE, RETRIES,
                       STRICT, TIMEOUT, allowed_env)
 from toolchoice.providers.core.json_text import dumps_indented
@@ -87,7 +87,7 @@ def _reply_calls(reply: Any, text_most: int) -> str:
 
 
 def _short(text: str, n: int) -> str:
-    text = " ".join(text.split())
+    text = one_spaced(text)
     return text if len(text) <= n else text[: n - 1] + "…"
 
 

@@ -47,3 +47,47 @@ def test_a_framing_header_is_refused_at_its_line(tmp_path: Path, name: str) -> N
     path = _scenario(tmp_path, f'"{name}": "5"')
     line = refused(run_cli(["render", str(path), "-p", "openai"], env={"PATH": "/usr/bin:/bin"}))
     assert f"{path}:9:" in line and name in line
+
+
+# ---- a reply's text on one line: controls str.split() takes for spaces are written out, not dropped ---------------
+
+_SPLIT_BY_PYTHON = "\x1c\x1d\x1e\x1f\x85\u2028\u2029\x0b\x0c"  # str.split() splits there (str.isspace)
+
+
+def _text_reply(text: str) -> dict:
+    return {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}
+
+
+def test_run_s_final_answer_writes_out_controls_python_reads_as_spaces(tmp_path: Path) -> None:
+    """run's final answer (and the errors line) went through " ".join(text.split()): U+001C-001F, NEL, U+2028/2029,
+    VT and FF vanished from what the model said (the printer writes each out as \\u001c ...)."""
+    from servers import Step, StandIn
+
+    assert all(c.isspace() for c in _SPLIT_BY_PYTHON)  # the truth: Python's whitespace, split on by str.split()
+    text = "sep" + "|".join(_SPLIT_BY_PYTHON) + "end"
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - {name: f, parameters: {type: object}}\ntool_choice: auto\n"
+                    "messages:\n  - {role: user, content: hi}\nproviders: {openai: {model: gpt-4o}}\n", encoding="utf-8")
+    with StandIn("openai", Step(body=_text_reply(text))) as server:
+        result = run_cli(["run", str(path), "-p", "openai", "--base-url", server.base_url(), "--retries", "0"],
+                         env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-test-key-0123456789", "COLUMNS": "200"})
+    assert result.returncode == 0, result.stdout + result.stderr
+    [line] = [x for x in result.stdout.splitlines() if x.startswith("final answer")]
+    shown = "|".join(f"\\u{ord(c):04x}" for c in _SPLIT_BY_PYTHON)
+    assert f"sep{shown}end" in line
+
+
+def test_compare_send_s_text_cell_writes_out_controls_python_reads_as_spaces(tmp_path: Path) -> None:
+    from servers import Step, StandIn
+
+    text = "a" + "|".join(_SPLIT_BY_PYTHON[:4]) + "b"
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - {name: f, parameters: {type: object}}\ntool_choice: auto\n"
+                    "messages:\n  - {role: user, content: hi}\nproviders: {openai: {model: gpt-4o}}\n", encoding="utf-8")
+    with StandIn("openai", Step(body=_text_reply(text))) as server:
+        result = run_cli(["compare", str(path), "-p", "openai", "--send", "--base-url", server.base_url(),
+                          "--retries", "0", "-f", "markdown"],
+                         env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-test-key-0123456789", "COLUMNS": "200"})
+    assert "(text) a" in result.stdout, result.stdout + result.stderr
+    assert "\\u001c\\|\\u001d\\|\\u001e\\|\\u001fb" in result.stdout.replace("\\\\", "\\"), result.stdout
