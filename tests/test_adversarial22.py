@@ -91,3 +91,64 @@ def test_compare_send_s_text_cell_writes_out_controls_python_reads_as_spaces(tmp
                          env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-test-key-0123456789", "COLUMNS": "200"})
     assert "(text) a" in result.stdout, result.stdout + result.stderr
     assert "\\u001c\\|\\u001d\\|\\u001e\\|\\u001fb" in result.stdout.replace("\\\\", "\\"), result.stdout
+
+
+# ---- a key some of whose characters the server \u-escaped, in a body that is no JSON document -------------------
+
+_KEY = "sk-test-LEAKME1234567890abcdefXYZ"
+
+
+def _escaped_every_third(key: str) -> str:
+    return "".join(f"\\u{ord(c):04x}" if i % 3 == 0 else c for i, c in enumerate(key))
+
+
+def _decoded_everywhere(text: str) -> str:
+    """What a reader of the output gets back: every \\uXXXX (behind any number of backslashes) as its character."""
+    import re
+
+    return re.sub(r"\\+u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), text)
+
+
+@pytest.mark.parametrize("form", ["pretty", "json", "jsonl", "markdown"])
+def test_an_sse_body_quoting_the_key_half_escaped_is_redacted_in_raw_and_save(tmp_path: Path, form: str) -> None:
+    """A server that answers a whole request with server-sent events (no JSON document to decode) quoting the key
+    with some characters \\u-escaped: send --raw showed it and --save kept it (sample-001.response.txt); the
+    redactor knew the key unescaped and escaped whole, not escaped in part."""
+    import json
+
+    from servers import Step, StandIn
+
+    line = '{"choices": [{"index": 0, "delta": {"content": "your key: ' + _escaped_every_third(_KEY) + '"}}]}'
+    assert _KEY in json.loads(line)["choices"][0]["delta"]["content"]  # the truth: what the bytes decode to
+    body = f"data: {line}\n\ndata: [DONE]\n\n"
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - {name: f, parameters: {type: object}}\ntool_choice: auto\n"
+                    "messages:\n  - {role: user, content: hi}\nproviders: {openai: {model: gpt-4o}}\n", encoding="utf-8")
+    with StandIn("openai", Step(body=body, content_type="text/event-stream")) as server:
+        result = run_cli(["send", str(path), "-p", "openai", "--base-url", server.base_url(), "--retries", "0",
+                          "--raw", "-f", form, "--save", str(tmp_path / "saved")],
+                         env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": _KEY, "COLUMNS": "200"})
+    assert "your key" in result.stdout, result.stdout + result.stderr
+    written = [result.stdout, result.stderr] + [p.read_text(encoding="utf-8") for p in (tmp_path / "saved").iterdir()]
+    for text in written:
+        assert _KEY[-12:] not in _decoded_everywhere(text)
+
+
+def test_the_proxy_saves_an_sse_answer_to_a_whole_request_without_the_half_escaped_key(tmp_path: Path) -> None:
+    from servers import Step, StandIn
+    from toolchoice.providers.core.mock.proxy import ProxyHandler
+    from toolchoice.providers.core.mock.server import Running, Server
+    import httpx
+
+    line = '{"choices": [{"index": 0, "delta": {"content": "your key: ' + _escaped_every_third(_KEY) + '"}}]}'
+    with StandIn("openai", Step(body=f"data: {line}\n\ndata: [DONE]\n\n", content_type="text/event-stream")) as up:
+        (tmp_path / "saved").mkdir()
+        handler = ProxyHandler("openai", up.base_url(), tmp_path / "saved")
+        with Running(Server(handler, bad_request=handler.service.error), handler.module) as proxy:
+            httpx.post(f"{proxy.base_url}/chat/completions", headers={"Authorization": f"Bearer {_KEY}"},
+                       json={"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]}, timeout=30)
+            proxy.wait_for(1)
+    files = list((tmp_path / "saved").iterdir())
+    assert any(p.name.endswith(".response.json") for p in files)
+    for p in files:
+        assert _KEY[-12:] not in _decoded_everywhere(p.read_text(encoding="utf-8")), p.name
