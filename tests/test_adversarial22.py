@@ -152,3 +152,30 @@ def test_the_proxy_saves_an_sse_answer_to_a_whole_request_without_the_half_escap
     assert any(p.name.endswith(".response.json") for p in files)
     for p in files:
         assert _KEY[-12:] not in _decoded_everywhere(p.read_text(encoding="utf-8")), p.name
+
+
+# ---- run --save: a transcript render, send and run read back, whatever the replies held -------------------------
+
+def test_a_transcript_of_a_reply_holding_a_lone_surrogate_is_read_back(tmp_path: Path) -> None:
+    """A reply's JSON "\\ud800" escape (half a character: json.loads reads it, as the SDKs do) went into the
+    transcript's YAML as that escape, which the scenario reader refuses: the saved scenario.yaml, which docs/run.md
+    says render, send and run take, was refused at its line."""
+    import json
+
+    from servers import Step, StandIn
+
+    text = '{"id": "c", "object": "chat.completion", "created": 1, "model": "gpt-4o", "choices": [{"index": 0, ' \
+           '"message": {"role": "assistant", "content": "half \\ud800 here"}, "finish_reason": "stop"}]}'
+    assert json.loads(text)["choices"][0]["message"]["content"] == "half \ud800 here"  # what a JSON reader gets
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - {name: f, parameters: {type: object}}\ntool_choice: auto\n"
+                    "messages:\n  - {role: user, content: hi}\nproviders: {openai: {model: gpt-4o}}\n", encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-test-key-0123456789"}
+    with StandIn("openai", Step(body=text)) as server:
+        result = run_cli(["run", str(path), "-p", "openai", "--base-url", server.base_url(), "--retries", "0",
+                          "--save", str(tmp_path / "saved")], env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    transcript = tmp_path / "saved" / "openai" / "loop-001" / "scenario.yaml"
+    again = run_cli(["render", str(transcript), "-p", "openai", "-f", "json"], env=env)
+    assert again.returncode == 0, again.stderr
+    assert "half \ufffd here" in again.stdout and "lone surrogate" in transcript.read_text(encoding="utf-8")
