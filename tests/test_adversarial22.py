@@ -179,3 +179,26 @@ def test_a_transcript_of_a_reply_holding_a_lone_surrogate_is_read_back(tmp_path:
     again = run_cli(["render", str(transcript), "-p", "openai", "-f", "json"], env=env)
     assert again.returncode == 0, again.stderr
     assert "half \ufffd here" in again.stdout and "lone surrogate" in transcript.read_text(encoding="utf-8")
+
+
+# ---- send --dry-run -f curl: a header holding "!" pasted into an interactive bash -------------------------------
+
+def test_a_curl_header_holding_a_bang_reads_back_as_written_in_bash_with_history_expansion(tmp_path: Path) -> None:
+    """Headers are double-quoted (their $NAME expands), where an interactive bash expands history: "a!b!!c" gave
+    'event not found' or another command's words. The truth is bash itself, history expansion on."""
+    import shutil
+    import subprocess
+
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("no bash")
+    path = _scenario(tmp_path, '"X-A": "a!b!!c !x"')
+    result = run_cli(["send", str(path), "-p", "openai", "--dry-run", "-f", "curl"],
+                     env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-test-key-0123456789"})
+    assert result.returncode == 0, result.stderr
+    [line] = [x for x in result.stdout.splitlines() if "X-A" in x]
+    word = line.strip().removeprefix("-H ").removesuffix(" \\")
+    script = tmp_path / "paste.sh"
+    script.write_text(f"set -o history -H\necho first\nprintf '%s\\n' {word}\n", encoding="utf-8")
+    shown = subprocess.run([bash, str(script)], capture_output=True, text=True, timeout=30)
+    assert shown.stdout.splitlines()[-1] == "X-A: a!b!!c !x", shown.stdout + shown.stderr
