@@ -202,3 +202,24 @@ def test_a_curl_header_holding_a_bang_reads_back_as_written_in_bash_with_history
     script.write_text(f"set -o history -H\necho first\nprintf '%s\\n' {word}\n", encoding="utf-8")
     shown = subprocess.run([bash, str(script)], capture_output=True, text=True, timeout=30)
     assert shown.stdout.splitlines()[-1] == "X-A: a!b!!c !x", shown.stdout + shown.stderr
+
+
+# ---- send: --trace-out naming a file --save writes ----------------------------------------------------------------
+
+def test_a_trace_out_over_a_file_the_save_writes_is_refused_before_sending(tmp_path: Path) -> None:
+    """send --save DIR --trace-out DIR/sample-001.request.json: the trace, written last, replaced the saved request
+    (the request the run sent was gone, and the folder held a trace under a request's name)."""
+    from servers import StandIn
+
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - {name: f, parameters: {type: object}}\ntool_choice: auto\n"
+                    "messages:\n  - {role: user, content: hi}\nproviders: {openai: {model: gpt-4o}}\n", encoding="utf-8")
+    saved = tmp_path / "saved"
+    saved.mkdir()
+    with StandIn("openai") as server:
+        result = run_cli(["send", str(path), "-p", "openai", "--base-url", server.base_url(), "--retries", "0",
+                          "--save", str(saved), "--trace-out", str(saved / "sample-001.request.json")],
+                         env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-test-key-0123456789"})
+        assert server.requests == []
+    line = refused(result)
+    assert "--trace-out" in line and "sample-001.request.json" in line

@@ -162,13 +162,26 @@ def not_an_input(out: Path | None, name: str, *inputs: Any) -> None:
                                  "name another file")
 
 
-def sample_trace(value: Any, kind: type, *reads: Any) -> Any:
+def sample_trace(value: Any, kind: type, *reads: Any, save: Path | None = None) -> Any:
     """``send``'s ``trace_out``: a file (a ``str`` or a path), for a new ``kind`` (``trace_export.SampleTrace``, given
     by the caller: this module imports no job's), or a ``kind`` several sends share. Neither is a file the sends read
-    (``reads``: the scenario's own, those its tools' ``from:`` read): refused before anything is sent."""
+    (``reads``: the scenario's own, those its tools' ``from:`` read) nor one ``save`` writes (its sample-NNN files:
+    the trace written over the saved request, it was gone): refused before anything is sent."""
     if not isinstance(value, kind):
         value = kind(value)
     value.path = trace_file(value.path, *reads)  # a str too, as a caller's SampleTrace("trace.json") holds it
+    if save is not None:
+        from .save import SAMPLE_FILE
+
+        try:
+            inside = Path(value.path).parent.resolve() == Path(save).resolve()
+        except (OSError, RuntimeError):  # a link's loop: no folder save could use either
+            inside = False
+        if inside and SAMPLE_FILE.fullmatch(Path(value.path).name):
+            from .errors import argument_error
+
+            raise argument_error("trace_out", f" {value.path}: the save folder {save} writes a file of that name, "
+                                 "which would replace the trace or the trace it", "name another file")
     return value
 
 

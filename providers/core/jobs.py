@@ -219,7 +219,7 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
     if trace_out is not None:  # trace_export is imported only then; a file is a new SampleTrace, written below
         from .trace_export import SampleTrace
 
-        trace = call_args.sample_trace(trace_out, SampleTrace, scenario.path, *scenario.files_read)
+        trace = call_args.sample_trace(trace_out, SampleTrace, scenario.path, *scenario.files_read, save=save)
     provider = translation.provider
     result = SendResult(provider, translation, repeat)
     if translation.refused:
