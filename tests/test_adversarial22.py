@@ -223,3 +223,58 @@ def test_a_trace_out_over_a_file_the_save_writes_is_refused_before_sending(tmp_p
         assert server.requests == []
     line = refused(result)
     assert "--trace-out" in line and "sample-001.request.json" in line
+
+
+# ---- markdown: a model's "@name" posted where GitHub renders it -------------------------------------------------
+
+# html-pipeline's MentionFilter (github.com/gjtorikian/html-pipeline lib/html_pipeline/node_filter/mention_filter.rb,
+# read 2026-11-28): in each text node outside pre, code, a, style and script, this pattern is a user @mention (the
+# user is notified where the page is posted). cmark-gfm, GitHub's renderer, makes the text nodes.
+_MENTION = r"(?:^|\W)@((?>[a-z0-9][a-z0-9-]*))(?!/)(?=\.+[ \t\W]|\.+$|[^0-9a-zA-Z_.]|$)"
+
+
+def _mentions(markdown: str) -> list[str]:
+    import re
+    from html.parser import HTMLParser
+
+    import cmarkgfm
+    from cmarkgfm.cmark import Options
+
+    pattern = re.compile(_MENTION, re.IGNORECASE)
+
+    class Nodes(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.open: list[str] = []
+            self.found: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: object) -> None:
+            if tag not in ("wbr", "br", "img"):
+                self.open.append(tag)
+
+        def handle_endtag(self, tag: str) -> None:
+            if self.open and self.open[-1] == tag:
+                self.open.pop()
+
+        def handle_data(self, data: str) -> None:
+            if not set(self.open) & {"pre", "code", "a", "style", "script"}:
+                self.found += pattern.findall(data)
+
+    nodes = Nodes()
+    nodes.feed(cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE))
+    return nodes.found
+
+
+def test_the_mention_pattern_finds_a_mention_as_written() -> None:
+    assert _mentions("ping @octocat now") == ["octocat"] and _mentions("foo@bar now") == []  # so the test can fail
+
+
+@pytest.mark.parametrize("text", ["ping @octocat now", "foo@bar now", "x.@someone here", "@user"])
+def test_markdown_text_makes_no_mention_the_text_did_not_make(text: str) -> None:
+    """A bare "@octocat" in a model's answer was written as it is (a mention: the user notified where a CI summary or
+    a PR comment holds the page), and "foo@bar now", no mention as written, became one ("foo<wbr>@bar": the text node
+    after <wbr> starts with "@bar")."""
+    from toolchoice.cli import markdown_text as md
+
+    for written in (md.escaped(text), "| a |\n|---|\n| " + md.cell(text) + " |", "- " + md.line(text)):
+        assert _mentions(written) == [], written
