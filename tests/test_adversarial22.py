@@ -278,3 +278,19 @@ def test_markdown_text_makes_no_mention_the_text_did_not_make(text: str) -> None
 
     for written in (md.escaped(text), "| a |\n|---|\n| " + md.cell(text) + " |", "- " + md.line(text)):
         assert _mentions(written) == [], written
+
+
+# ---- tools --mcp-url -H: a control character in a header value -------------------------------------------------
+
+@pytest.mark.parametrize("value", ["a\x1b[31mb", "a\x07b", "a\x7fb"])
+def test_an_mcp_header_holding_a_control_is_refused_before_connecting(value: str) -> None:
+    """-H 'X-A: a<ESC>[31mb' was sent to the server (only CR, LF and NUL were refused): RFC 9110 section 5.5 allows
+    no control but tab in a field value, and providers.<id>.headers refuses them at their line."""
+    from servers import StandIn
+
+    with StandIn("openai") as server:
+        result = run_cli(["tools", "--mcp-url", f"{server.url}/mcp", "-H", f"X-A: {value}", "--timeout", "5"],
+                         env={"PATH": "/usr/bin:/bin"})
+        assert server.requests == []
+    line = refused(result)
+    assert "--header" in line and "X-A" in line
