@@ -294,3 +294,22 @@ def test_an_mcp_header_holding_a_control_is_refused_before_connecting(value: str
         assert server.requests == []
     line = refused(result)
     assert "--header" in line and "X-A" in line
+
+
+def test_run_s_trace_out_over_a_file_an_earlier_save_of_the_folder_holds_is_refused(tmp_path: Path) -> None:
+    """run --save DIR --trace-out DIR/openai/loop-001/loop.json (the folder there from an earlier run): the trace
+    replaced the loop's document, or the document the trace."""
+    from servers import StandIn
+
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - {name: f, parameters: {type: object}}\ntool_choice: auto\n"
+                    "messages:\n  - {role: user, content: hi}\nproviders: {openai: {model: gpt-4o}}\n", encoding="utf-8")
+    saved = tmp_path / "saved"
+    (saved / "openai" / "loop-001").mkdir(parents=True)
+    with StandIn("openai") as server:
+        result = run_cli(["run", str(path), "-p", "openai", "--base-url", server.base_url(), "--retries", "0",
+                          "--save", str(saved), "--trace-out", str(saved / "openai" / "loop-001" / "loop.json")],
+                         env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-test-key-0123456789"})
+        assert server.requests == []
+    line = refused(result)
+    assert "--trace-out" in line and "loop.json" in line

@@ -173,23 +173,35 @@ def sample_trace(value: Any, kind: type, *reads: Any, save: Path | None = None) 
     if save is not None:
         from .save import SAMPLE_FILE
 
-        try:
-            inside = Path(value.path).parent.resolve() == Path(save).resolve()
-        except (OSError, RuntimeError):  # a link's loop: no folder save could use either
-            inside = False
-        if inside and SAMPLE_FILE.fullmatch(Path(value.path).name):
-            from .errors import argument_error
-
-            raise argument_error("trace_out", f" {value.path}: the save folder {save} writes a file of that name, "
-                                 "which would replace the trace or the trace it", "name another file")
+        _not_saved_over(Path(value.path), Path(save), lambda parts: len(parts) == 1 and
+                        bool(SAMPLE_FILE.fullmatch(parts[0])))
     return value
 
 
-def trace_file(value: Any, *reads: Any) -> Path:
+def _not_saved_over(path: Path, save: Path, written: Any) -> None:
+    """``path`` (a trace) is none of the files the save folder writes (``written``: its parts under the folder)."""
+    try:
+        parts = path.resolve().relative_to(save.resolve()).parts
+    except (OSError, RuntimeError, ValueError):  # elsewhere, or a link's loop (no folder save could use either)
+        return
+    if written(parts):
+        from .errors import argument_error
+
+        raise argument_error("trace_out", f" {path}: the save folder {save} writes a file of that name, which would "
+                             "replace the trace or the trace it", "name another file")
+
+
+def trace_file(value: Any, *reads: Any, save: Any = None) -> Path:
     """A ``trace_out`` file (a ``str`` or a path; ``run``'s and ``send``'s): none of ``reads``, not a folder, in a
-    folder that is there. Said before a request, not after every one was sent (``run`` said it only then)."""
+    folder that is there, none ``run``'s ``save`` writes (its loops' step files, scenario.yaml, loop.json). Said
+    before a request, not after every one was sent (``run`` said it only then)."""
     path = Path(folder(value, "trace_out", "a file") or "")
     not_an_input(path, "trace_out", *reads)
+    if save is not None:
+        from .loop_save import _SAVED_FILE
+
+        _not_saved_over(path, Path(save), lambda parts: len(parts) == 3 and parts[1].startswith("loop-") and
+                        bool(_SAVED_FILE.fullmatch(parts[2])))
     where = path.parent if str(path.parent) else Path(".")
     if path.is_dir() or not where.is_dir():
         from .errors import argument_error
