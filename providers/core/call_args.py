@@ -10,10 +10,15 @@ Forgiving where the intent is plain: one provider id as a ``str`` is a list of o
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any, Sequence
 
 from .model import RenderOptions, Scenario, ToolChoice, ToolchoiceError, Translation, WrongArgument
+
+# the files a --save folder holds: send's, and (under <provider>/loop-NNN/) run's
+SAMPLE_FILE = re.compile(r"sample-\d{3,}\.(request|response|reply)\.(json|txt|sse|ndjson|eventstream)")
+LOOP_FILE = re.compile(r"step-\d+\.(request|response|reply)\.(json|txt)|scenario\.yaml|loop\.json")
 
 
 def _kind(value: Any) -> str:
@@ -171,8 +176,6 @@ def sample_trace(value: Any, kind: type, *reads: Any, save: Path | None = None) 
         value = kind(value)
     value.path = trace_file(value.path, *reads)  # a str too, as a caller's SampleTrace("trace.json") holds it
     if save is not None:
-        from .save import SAMPLE_FILE
-
         _not_saved_over(Path(value.path), Path(save), lambda parts: len(parts) == 1 and
                         bool(SAMPLE_FILE.fullmatch(parts[0])))
     return value
@@ -198,10 +201,8 @@ def trace_file(value: Any, *reads: Any, save: Any = None) -> Path:
     path = Path(folder(value, "trace_out", "a file") or "")
     not_an_input(path, "trace_out", *reads)
     if save is not None:
-        from .loop_save import _SAVED_FILE
-
         _not_saved_over(path, Path(save), lambda parts: len(parts) == 3 and parts[1].startswith("loop-") and
-                        bool(_SAVED_FILE.fullmatch(parts[2])))
+                        bool(LOOP_FILE.fullmatch(parts[2])))
     where = path.parent if str(path.parent) else Path(".")
     if path.is_dir() or not where.is_dir():
         from .errors import argument_error

@@ -12,9 +12,7 @@ from typing import Any
 from .errors import argument_error
 from .loop_records import LoopRun, StepRecord, message_json
 from .model import Message, Scenario
-
-
-_SAVED_FILE = re.compile(r"step-\d+\.(request|response|reply)\.(json|txt)|scenario\.yaml|loop\.json")
+from .call_args import LOOP_FILE as _SAVED_FILE  # the files a loop's folder holds
 
 
 def prepare_loop_save(folder: Path) -> Path:
