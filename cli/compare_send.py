@@ -37,7 +37,9 @@ TEXT_SHOWN = 60  # characters of a text answer in the calls cell (the whole is i
 def _text_cut(text: str) -> str:
     """A text answer on one line, cut after a word with "…" past ``TEXT_SHOWN`` (it was cut at the 60th character
     with no mark: `refund of 42.00` read as the whole answer)."""
-    text = " ".join(text.split())
+    from .hanging import one_spaced
+
+    text = one_spaced(text)
     if len(text) <= TEXT_SHOWN:
         return text
     kept = text[:TEXT_SHOWN - 1]  # and "…"

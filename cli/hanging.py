@@ -98,6 +98,15 @@ def unit_lines(text: str, width: int) -> list[str] | None:
     return [line.plain.rstrip(" ").replace(held, " ") for line in wrapped]
 
 
+_LAYOUT_SPACE = re.compile(r"[ \t\r\n]+")
+
+
+def one_spaced(text: str) -> str:
+    """``text`` on one line, each run of spaces, tabs and line ends one space. Not ``str.split()``: it also splits
+    at (and so drops) controls the printer writes out (U+001C-001F, U+0085, U+2028/2029, VT, FF)."""
+    return _LAYOUT_SPACE.sub(" ", text).strip(" ")
+
+
 def redacted(console: Any, text: str) -> str:
     """The keys out before the text is wrapped, as the printer takes them out before it lays a text out: a key
     folded over two lines here could no longer be matched there."""

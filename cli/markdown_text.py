@@ -12,8 +12,12 @@ and a domain, ``http://``, ``https://`` or ``ftp://`` (any case) and a domain, a
 ``mailto:`` / ``xmpp:``). cmark-gfm, GitHub's renderer, finds the first two while it parses, so a backslash
 before the ``.`` of ``www.`` or the ``:`` of the scheme stops them. It finds addresses afterwards in each text
 node, where escapes and entities are already undone (``a\\@b.example`` is still a link); so an ``@`` after a
-character an address can hold gets ``<wbr>`` before it: an empty element, allowed by GitHub's sanitizer
-(html-pipeline's ``SanitizationFilter``), that ends the text node and shows nothing.
+character an address can hold gets ``<wbr>`` after it: an empty element, allowed by GitHub's sanitizer
+(html-pipeline's ``SanitizationFilter``), that ends the text node and shows nothing. After the ``@``, not before:
+html-pipeline's ``MentionFilter`` reads ``@name`` at a text node's start as a mention (``(?:^|\\W)@name``, in each text
+node outside code and links), so ``foo<wbr>@bar now`` pinged the user bar, and a bare ``@name`` in a model's answer
+pinged that user where the page was posted; ``@<wbr>name`` is neither a mention nor an address (``@scope/name``, an
+npm package, is no user mention there and stays as written).
 """
 
 from __future__ import annotations
@@ -22,12 +26,13 @@ import re
 
 _SPECIAL = re.compile(r"[\\`*\[\]<>~&|]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])"
                       r"|(?i:(?<=www)\.|(?:(?<=http)|(?<=https)|(?<=ftp)):(?=//))"  # a www or URL autolink
-                      r"|(?<=[\w.+-])(?P<at>@)")  # an e-mail autolink
+                      r"|(?<=[\w.+-])(?P<at>@)(?=[\w-])"  # an e-mail autolink
+                      r"|(?<![\w.+-])(?P<mention>@)(?=(?>[0-9A-Za-z][0-9A-Za-z-]*)(?!/))")  # a user mention
 _BACKTICKS = re.compile(r"`+")
 
 
 def _escape(match: re.Match[str]) -> str:
-    return "<wbr>@" if match.group("at") else "\\" + match.group()
+    return "@<wbr>" if match.group("at") or match.group("mention") else "\\" + match.group()
 
 
 def escaped(text: str) -> str:

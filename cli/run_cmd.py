@@ -21,7 +21,7 @@ from toolchoice.providers.core.outcome import rate_cells
 
 from . import exits, heap
 from .exits import handled
-from .hanging import hanging, prose_broken, redacted
+from .hanging import hanging, one_spaced, prose_broken, redacted
 from .options import (ALLOW_ENV, BASE_URL, CAPS, GATEWAY, CONCURRENCY, LIVE_MCP, LOOP_REPEAT, MODEL, NO_EMULATE, RETRIES,
                       STRICT, TIMEOUT, allowed_env)
 from toolchoice.providers.core.json_text import dumps_indented
@@ -88,8 +88,7 @@ def _reply_calls(reply: Any, text_most: int) -> str:
 
 
 def _short(text: str, n: int) -> str:
-    text = " ".join(text.split())
-    return cut(text, n)
+    return cut(one_spaced(text), n)
 
 
 def _verdict(record: Any) -> str:

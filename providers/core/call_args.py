@@ -10,10 +10,15 @@ Forgiving where the intent is plain: one provider id as a ``str`` is a list of o
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any, Sequence
 
 from .model import RenderOptions, Scenario, ToolChoice, ToolchoiceError, Translation, WrongArgument
+
+# the files a --save folder holds: send's, and (under <provider>/loop-NNN/) run's
+SAMPLE_FILE = re.compile(r"sample-\d{3,}\.(request|response|reply)\.(json|txt|sse|ndjson|eventstream)")
+LOOP_FILE = re.compile(r"step-\d+\.(request|response|reply)\.(json|txt)|scenario\.yaml|loop\.json")
 
 
 def _kind(value: Any) -> str:
@@ -162,21 +167,42 @@ def not_an_input(out: Path | None, name: str, *inputs: Any) -> None:
                                  "name another file")
 
 
-def sample_trace(value: Any, kind: type, *reads: Any) -> Any:
+def sample_trace(value: Any, kind: type, *reads: Any, save: Path | None = None) -> Any:
     """``send``'s ``trace_out``: a file (a ``str`` or a path), for a new ``kind`` (``trace_export.SampleTrace``, given
     by the caller: this module imports no job's), or a ``kind`` several sends share. Neither is a file the sends read
-    (``reads``: the scenario's own, those its tools' ``from:`` read): refused before anything is sent."""
+    (``reads``: the scenario's own, those its tools' ``from:`` read) nor one ``save`` writes (its sample-NNN files:
+    the trace written over the saved request, it was gone): refused before anything is sent."""
     if not isinstance(value, kind):
         value = kind(value)
     value.path = trace_file(value.path, *reads)  # a str too, as a caller's SampleTrace("trace.json") holds it
+    if save is not None:
+        _not_saved_over(Path(value.path), Path(save), lambda parts: len(parts) == 1 and
+                        bool(SAMPLE_FILE.fullmatch(parts[0])))
     return value
 
 
-def trace_file(value: Any, *reads: Any) -> Path:
+def _not_saved_over(path: Path, save: Path, written: Any) -> None:
+    """``path`` (a trace) is none of the files the save folder writes (``written``: its parts under the folder)."""
+    try:
+        parts = path.resolve().relative_to(save.resolve()).parts
+    except (OSError, RuntimeError, ValueError):  # elsewhere, or a link's loop (no folder save could use either)
+        return
+    if written(parts):
+        from .errors import argument_error
+
+        raise argument_error("trace_out", f" {path}: the save folder {save} writes a file of that name, which would "
+                             "replace the trace or the trace it", "name another file")
+
+
+def trace_file(value: Any, *reads: Any, save: Any = None) -> Path:
     """A ``trace_out`` file (a ``str`` or a path; ``run``'s and ``send``'s): none of ``reads``, not a folder, in a
-    folder that is there. Said before a request, not after every one was sent (``run`` said it only then)."""
+    folder that is there, none ``run``'s ``save`` writes (its loops' step files, scenario.yaml, loop.json). Said
+    before a request, not after every one was sent (``run`` said it only then)."""
     path = Path(folder(value, "trace_out", "a file") or "")
     not_an_input(path, "trace_out", *reads)
+    if save is not None:
+        _not_saved_over(path, Path(save), lambda parts: len(parts) == 3 and parts[1].startswith("loop-") and
+                        bool(LOOP_FILE.fullmatch(parts[2])))
     where = path.parent if str(path.parent) else Path(".")
     if path.is_dir() or not where.is_dir():
         from .errors import argument_error

@@ -219,7 +219,7 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
     if trace_out is not None:  # trace_export is imported only then; a file is a new SampleTrace, written below
         from .trace_export import SampleTrace
 
-        trace = call_args.sample_trace(trace_out, SampleTrace, scenario.path, *scenario.files_read)
+        trace = call_args.sample_trace(trace_out, SampleTrace, scenario.path, *scenario.files_read, save=save)
     provider = translation.provider
     result = SendResult(provider, translation, repeat)
     if translation.refused:
@@ -545,7 +545,7 @@ def run(scenario: Scenario, providers: Sequence[str] | None = None, options: Loo
     if replay is not None:  # each recorded loop once, and the recording kept (not --save's folder): before a step
         replay.check_run(repeat, save)
     trace_out = trace_out and call_args.trace_file(trace_out, scenario.path, *scenario.files_read,
-                                                   *(replay.files() if replay else ()))
+                                                   *(replay.files() if replay else ()), save=save)
     for provider in providers if replay is not None else ():  # a saved stream replays only as one: said before a step
         replay.check_stream(provider, options.render_for(provider).stream)
     keys: dict[str, str] = {}

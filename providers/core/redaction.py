@@ -130,6 +130,16 @@ def _base64_cores(raw: bytes) -> set[str]:
     return cores
 
 
+_U_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}")
+
+
+def _u_unescaped(match: re.Match[str]) -> str:
+    """A \\u escape (or a pair of them) as its character; kept where JSON text needs it (a quote, a backslash, a
+    control) or no UTF-8 file holds the character (a lone surrogate)."""
+    char = json.loads(f'"{match.group()}"')
+    return match.group() if "\ud800" <= char[0] <= "\udfff" or char in '"\\' or char < " " else char
+
+
 class Redactor:
     """Replaces every secret (any spelling, any long piece) in texts, and (``patterns``) every key found by its look
     whoever's it is (``redact_patterns``: a KEY_SHAPES key, a credential field's value, a URL's ?key=): a key a
@@ -163,6 +173,15 @@ class Redactor:
         return self._found._secrets_text(shown) if self._found is not None else shown
 
     def _secrets_text(self, text: str) -> str:
+        shown = self._spelled_text(text)
+        if "\\u" in shown:  # a key some of whose characters a server \u-escaped its own way (JSON lines, an SSE
+            decoded = _U_ESCAPE.sub(_u_unescaped, shown)  # stream: no document to decode): found decoded
+            if decoded != shown and self._maybe_in(decoded):
+                again = self._spelled_text(decoded)
+                return again if again != decoded else shown
+        return shown
+
+    def _spelled_text(self, text: str) -> str:
         forms = (self._look if "\\u" in text else self._plain_look).candidates(text)
         if not forms:
             return text
@@ -202,8 +221,10 @@ class Redactor:
         return self._secrets_data(shown) if self._forms else shown
 
     def _secrets_data(self, value: Any) -> Any:
-        if not isinstance(value, str) and not self._maybe_in(_dump(value)):
-            return value
+        if not isinstance(value, str):
+            dumped = _dump(value)  # a string's own "\u" (a text that is not JSON: _secrets_text decodes it) looked into
+            if not self._maybe_in(dumped) and "\\\\u" not in dumped:
+                return value
         if isinstance(value, str):
             return self._secrets_text(value)
         if isinstance(value, list):
@@ -261,7 +282,10 @@ class Redactor:
         if self.patterns and (_pattern_spans(text) or (self._found is not None and self._found.contains(text))):
             return True
         forms = (self._look if "\\u" in text else self._plain_look).candidates(text)
-        return any(True for form, name in forms for _ in _occurrences(text, form, name))
+        if any(True for form, name in forms for _ in _occurrences(text, form, name)):
+            return True
+        decoded = _U_ESCAPE.sub(_u_unescaped, text) if "\\u" in text and self._forms else text
+        return decoded != text and self.contains(decoded)
 
 
 # What the text of a JSON document holds outside its strings (indented by dumps_indented): structure, whitespace,

@@ -17,7 +17,7 @@ from .errors import ToolchoiceError, argument_error
 from .model import Translation
 from .json_text import dumps_indented
 
-SAMPLE_FILE = re.compile(r"sample-\d{3,}\.(request|response|reply)\.(json|txt|sse|ndjson|eventstream)")
+from .call_args import SAMPLE_FILE  # the files it writes (a trace_out is none of them)
 
 
 # locked folders (their real path) → (descriptor, the locking thread's ident), held until the job that saves into

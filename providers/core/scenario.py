@@ -347,18 +347,29 @@ _WANTED = {(str,): "a string", (int,): "an integer", (int, float): "a number", (
            (dict,): "a mapping"}
 
 
+_FRAMING = ("content-length", "transfer-encoding")  # RFC 9112 section 6: the message body's framing
+
+
 def _check_header(r: _Reader, pid: str, name_node: yaml.Node, value_node: yaml.Node) -> None:
     """A header that no HTTP client can send is bad input here, not a failure at send time."""
     name, value = r.value(name_node), r.value(value_node)
     if not HEADER_NAME.fullmatch(name):
         raise r.loc(name_node).fail(f"providers.{pid}.headers: {name!r} is not a valid HTTP header name",
                                     "letters, digits and - only")
+    if name.lower() in _FRAMING:  # the client writes them from the body it sends: another value breaks the request
+        raise r.loc(name_node).fail(f"providers.{pid}.headers.{name} is written by the HTTP client from the body it "
+                                    "sends, not set by hand", f"remove {name} from providers.{pid}.headers")
     if any(ord(ch) < 32 and ch != "\t" or ord(ch) == 127 for ch in value):
         raise r.loc(value_node).fail(f"providers.{pid}.headers.{name} holds a line break or control character, "
                                      "which no HTTP header can carry", "keep the value on one line")
-    if any(ord(ch) > 255 for ch in value) or value != value.strip():
+    if value != value.strip():
         raise r.loc(value_node).fail(f"providers.{pid}.headers.{name} must be plain text without spaces at its "
-                                     "ends (HTTP header values are Latin-1 bytes)", None)
+                                     "ends", None)
+    wide = next((at for at, ch in enumerate(value, 1) if not ch.isascii()), None)  # httpx sends values as ASCII
+    if wide is not None:
+        raise r.loc(value_node).fail(f"providers.{pid}.headers.{name} holds a non-ASCII character (character {wide} "
+                                     f"of {len(value)}), which the HTTP client cannot send",
+                                     "write it in ASCII (a typographic quote or dash?)")
     _check_key_header(r, pid, name, value_node, value)
     literal_keys.check_header_shape(r, pid, name, value_node, value)
 

@@ -34,7 +34,7 @@ __all__ = ["Imported", "ImportProblem", "convert", "import_file", "import_listin
 FROM_KEYS = ("mcp", "mcp_url", "headers", "env", "timeout")
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # what a stdio server's env: may set
 MAX_TIMEOUT = 3600  # seconds: the bound every --timeout has (docs/keys.md)
-HEADER_BREAK = re.compile(r"[\r\n\x00]")
+HEADER_BREAK = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # a control but tab: RFC 9110 5.5, no field value holds one
 DEFAULT_TIMEOUT = 30.0
 
 
