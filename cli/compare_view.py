@@ -436,7 +436,8 @@ def grouped_findings(ledgers: dict[str, list[LedgerEntry]]) -> list[tuple[str, s
         for e in ledger:
             if e.severity == "info":
                 continue
-            general = e.message.replace(title, "the provider") if title else e.message
+            # the title as a word only: Groq's title inside langchain's wrapper name ChatGroq read "Chatthe provider"
+            general = re.sub(rf"(?<!\w){re.escape(title)}(?!\w)", "the provider", e.message) if title else e.message
             severity, names, message = found.setdefault((e.code, general), (e.severity, [], e.message))
             if provider not in names:
                 names.append(provider)
