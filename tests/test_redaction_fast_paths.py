@@ -122,3 +122,14 @@ def test_a_key_resolved_later_is_redacted_from_lines_kept_before() -> None:
     assert lines(text) == text
     secrets["zyxw9876vutsrq"] = "$NEW"
     assert lines(text) == '  "tool": "$NEW",\n  "n": 1'
+
+
+def test_the_lines_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past KEPT_CHARACTERS the lines of earlier texts are forgotten: those of the last text alone are kept."""
+    from toolchoice.providers.core import line_redaction
+
+    monkeypatch.setattr(line_redaction, "KEPT_CHARACTERS", 40)
+    lines = LineRedaction(dict(GIVEN))
+    assert lines('  "a": 1,\n  "b": "abcdefgh12345678"') == '  "a": 1,\n  "b": "$MY_KEY"'
+    assert lines('  "c": 3,\n  "d": "x abcdefgh12345678"') == '  "c": 3,\n  "d": "x $MY_KEY"'
+    assert sorted(lines._kept) == ['  "c": 3,', '  "d": "x abcdefgh12345678"']

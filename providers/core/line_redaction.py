@@ -22,8 +22,7 @@ from typing import Mapping
 
 from .redaction import Redactor
 
-KEPT_CHARACTERS = 4 * 1024 * 1024  # the lines kept redacted, at most (then forgotten, and kept again)
-LONGEST_KEPT = 4096  # a longer line is redacted each time it comes (a tool result's text, seldom the same)
+KEPT_CHARACTERS = 4 * 1024 * 1024  # the lines kept redacted, at most (then those of the last text alone)
 
 
 class LineRedaction:
@@ -48,19 +47,14 @@ class LineRedaction:
             return self._redactor.text(text)
         lines = text.split("\n")
         kept = self._kept
-        new = list(dict.fromkeys(line for line in lines if line not in kept))
-        if not new:
-            return "\n".join([kept[line] for line in lines])
-        done = self._redactor.text("\n".join(new)).split("\n")
-        if len(done) != len(new):  # cannot be (no placeholder holds a newline): the whole text, then
-            return self._redactor.text(text)
-        fresh = dict(zip(new, done))
-        shown = "\n".join([fresh[line] if line in fresh else kept[line] for line in lines])
-        for line, redacted in fresh.items():
-            if len(line) <= LONGEST_KEPT:
-                if self._size + len(line) > KEPT_CHARACTERS:
-                    kept.clear()
-                    self._size = 0
-                kept[line] = redacted
-                self._size += len(line)
-        return shown
+        new = list(set(lines).difference(kept))  # in any order: each line is redacted alone
+        if new:
+            done = self._redactor.text("\n".join(new)).split("\n")
+            if len(done) != len(new):  # cannot be (no placeholder holds a newline): the whole text, then
+                return self._redactor.text(text)
+            kept.update(zip(new, done))
+            self._size += sum(map(len, new))
+            if self._size > KEPT_CHARACTERS:  # the lines other texts held are forgotten
+                kept = self._kept = {line: kept[line] for line in set(lines)}
+                self._size = sum(map(len, kept))
+        return "\n".join(map(kept.__getitem__, lines))
