@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterable, Mapping
 from .json_text import dumps_indented
 from .key_looks import (ENV_REFERENCE, FIELD_PAIRS, FIELD_WORDS, KEY_SHAPES, LITERAL_PLACEHOLDER,  # noqa: F401 - theirs
                         MIN_SECRET_LENGTH, TOKEN68, _escape_starts, _pattern_data, _pattern_spans, _unicode_escape_at,
-                        credential_field, key_shapes, literal_key, may_hold_look, may_look, name_words, pattern_keys,
+                        credential_field, key_shapes, literal_key, may_hold_look, name_words, pattern_keys,
                         redact_patterns, secret_field)
 
 PIECE = 12  # a run this long of a key's characters is redacted even when the rest is missing
@@ -158,7 +158,7 @@ class Redactor:
         # the keys found by their look first, whole (a key known by value keeps its $NAME): what is left for the
         # search by value is what no look finds (a piece, an escaped spelling), and a text of thousands of keys of
         # one issuer is not searched at each of them for their common prefix (sk-ant-api03-: a 12-character piece)
-        shown = redact_patterns(text, self.secrets) if self.patterns and may_look(text) else text
+        shown = redact_patterns(text, self.secrets) if self.patterns else text
         shown = self._secrets_text(shown) if self._forms else shown
         return self._found._secrets_text(shown) if self._found is not None else shown
 
