@@ -133,3 +133,10 @@ def test_the_lines_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert lines('  "a": 1,\n  "b": "abcdefgh12345678"') == '  "a": 1,\n  "b": "$MY_KEY"'
     assert lines('  "c": 3,\n  "d": "x abcdefgh12345678"') == '  "c": 3,\n  "d": "x $MY_KEY"'
     assert sorted(lines._kept) == ['  "c": 3,', '  "d": "x abcdefgh12345678"']
+
+
+def test_a_credential_name_across_the_pieces_the_look_lowers() -> None:
+    """The look lowers a long JSON text 65,536 characters at a time: "password" begins 4 characters before the
+    second piece ({"a": " is 7 characters, ", " 4)."""
+    value = {"a": "x" * 65521, "password": "zyxw9876vuts"}
+    assert Redactor(GIVEN).data(value) == {"a": "x" * 65521, "password": "[redacted]"}

@@ -424,6 +424,17 @@ _NAME_END = re.compile(r'(?:[^"\\]|\\.){0,768}": ')
 _NAME_WORDS_READ = 8  # a dump holding more words of _NAME_WORDS is walked (each is read to its string's end)
 
 
+def _holds_name_word(text: str, piece: int = 65536) -> bool:
+    """Whether ``text`` holds a word of ``_NAME_WORDS`` in any case: each piece lowered (a copy of a piece at a time,
+    not of a whole reply's text), the pieces overlapping by a word's length."""
+    overlap = max(map(len, _NAME_WORDS)) - 1
+    for at in range(0, len(text), piece):
+        lowered = text[at:at + piece + overlap].lower()
+        if any(word in lowered for word in _NAME_WORDS):
+            return True
+    return False
+
+
 def may_hold_look(dumped: str) -> bool:
     """Whether ``_pattern_data`` could change anything in a value whose ``json.dumps(value, ensure_ascii=False)`` is
     ``dumped``. False when the dump holds no look's start (a prefix, a member's colon or a query's name inside a
@@ -433,8 +444,7 @@ def may_hold_look(dumped: str) -> bool:
         return True
     if ("?" in dumped or "&" in dumped) and _QUERY_START.search(dumped) is not None:
         return True
-    lowered = dumped.lower()  # (only to know whether to look: lower() may change a text's length)
-    if not any(word in lowered for word in _NAME_WORDS):
+    if not _holds_name_word(dumped):
         return False
     for n, word in enumerate(_NAME_WORD.finditer(dumped)):
         if n == _NAME_WORDS_READ or _NAME_END.match(dumped, word.end()) is not None:

@@ -196,17 +196,22 @@ class Redactor:
         shown = value
         dumped = _dumped(value) if self.patterns and self._found is None and not isinstance(value, str) else None
         if dumped is not None and not may_hold_look(dumped):  # no look in any string: the walk would change none
-            return self._secrets_data(value, dumped) if self._forms else value
+            if not self._forms or not self._maybe_in(dumped):
+                return value
+            dumped = None  # not held while each part is searched (each dumps its own)
+            return self._secrets_data(value)
         if self.patterns:  # the body's keys by value in the same walk (found: they are not self.secrets)
             try:
                 shown = _pattern_data(value, self.secrets, then=self._found._secrets_text if self._found else None)
             except RecursionError:  # nested past the stack: nothing of it is shown rather than a key
                 return LITERAL_PLACEHOLDER
-        return self._secrets_data(shown, dumped if shown is value else None) if self._forms else shown
+        if self._forms and shown is value and dumped is not None and not self._maybe_in(dumped):
+            return value
+        dumped = None
+        return self._secrets_data(shown) if self._forms else shown
 
-    def _secrets_data(self, value: Any, dumped: str | None = None) -> Any:
-        """``dumped``: ``_dump(value)`` when the caller has it."""
-        if not isinstance(value, str) and not self._maybe_in(_dump(value) if dumped is None else dumped):
+    def _secrets_data(self, value: Any) -> Any:
+        if not isinstance(value, str) and not self._maybe_in(_dump(value)):
             return value
         if isinstance(value, str):
             return self._secrets_text(value)
