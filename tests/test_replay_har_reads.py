@@ -59,18 +59,19 @@ def test_each_message_of_the_history_is_redacted_once_not_once_a_call(monkeypatc
     """The HAR's keys are redacted from each imported call's scenario; a message the previous call sent the same is
     not redacted again (``trace_har_replay._redacted_import``): a message's text is read by the redaction about once,
     not once for each later call that carries it (at step 20 the first result was read 19 times)."""
-    from toolchoice.providers.core import key_looks
+    from toolchoice.providers.core.redaction import Redactor
 
     path = loop_har(tmp_path / "loop.har", CALLS, KEY)
     results = {f"result {n}: 3 C": 0 for n in range(1, CALLS)}
-    redact = key_looks.redact_patterns
+    redact = Redactor.data
 
-    def counted(text: str, *args: Any, **kwargs: Any) -> Any:
-        if text in results:
-            results[text] += 1
-        return redact(text, *args, **kwargs)
+    def counted(self: Redactor, value: Any) -> Any:  # each data redaction given a result's text (it reads every
+        shown = repr(value)  # string of its value, in a walk or in its JSON text, whichever it takes)
+        for text in results:
+            results[text] += shown.count(repr(text))
+        return redact(self, value)
 
-    monkeypatch.setattr(key_looks, "redact_patterns", counted)
+    monkeypatch.setattr(Redactor, "data", counted)
     scenario, _ = trace_har_replay.replay_file(path, None, "openai")
 
     assert scenario.loop is not None and all(text in repr(scenario.loop.results) for text in results)  # given back

@@ -563,10 +563,11 @@ def run(scenario: Scenario, providers: Sequence[str] | None = None, options: Loo
     result.secrets.update({**environment_secrets(os.environ, tuple(options.render.allow_env)), **settings_secrets(scenario.providers)})
     result.secrets.update(keys)  # known before any loop: so are they to shards forked from here
     if count > 1:
+        from .line_redaction import LineRedaction
         from .loop_tally import LoopReduction
-        from .redaction import redact
 
-        result.reduced = LoopReduction(providers, spool_json, lambda text: redact(text, result.secrets),
+        # each loop's text redacted line by line, each line the loops share once (result.secrets may grow)
+        result.reduced = LoopReduction(providers, spool_json, LineRedaction(result.secrets),
                                        keep_steps=trace_out is not None)
     folder = loop_save.prepare_loop_save(save) if save is not None else None
 

@@ -397,9 +397,71 @@ def _pattern_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+_QUERY_START = re.compile(r"[?&][A-Za-z_][A-Za-z0-9_.-]{0,63}=")  # what every _QUERY_KEY match begins with
+
+
+def may_look(text: str) -> bool:
+    """Whether ``_pattern_spans`` could find anything in ``text``: each span it gives follows a _MEMBER_COLON match,
+    is a _QUERY_KEY's value or begins at a _PREFIXES match (an AWS secret only beside one). Three C-speed searches
+    (one alternation of them all is tried branch by branch at every place, ~4x slower), the cheapest first (JSON text
+    holds a member's colon near its start; _PREFIXES costs ~85 instructions a character)."""
+    return (('"' in text and _MEMBER_COLON.search(text) is not None)
+            or ("=" in text and _QUERY_START.search(text) is not None) or _PREFIXES.search(text) is not None)
+
+
+# The words one of which every ``secret_field`` name holds, in any case (a word of FIELD_WORDS, the key of a
+# FIELD_PAIRS pair, "key"), each left out that holds another (apikey holds key)
+_NAME_WORDS = (lambda words: sorted(w for w in words if not any(o != w and o in w for o in words)))(
+    FIELD_WORDS | {second for _, second in FIELD_PAIRS} | {"key"})
+# may_look's member and query in the JSON text json.dumps writes of parsed data (ensure_ascii=False), where a
+# string's quote is written \", its tab \t and its backslash \\ (a prefix's and a query's characters as they are);
+# each searched alone: one alternation of them all is tried branch by branch at every place (~5x slower)
+_MEMBER_DUMPED = re.compile(r'\\"(?: |\\t)*:(?: |\\t)*(?:\\\\)*\\"')
+_NAME_WORD = re.compile("|".join("".join(f"[{c.upper()}{c}]" for c in word) for word in _NAME_WORDS))
+# the rest of a member's name after a word of it, to its closing quote and the colon json.dumps writes after it: at
+# most 128 characters (secret_field), each written in 6 at most (\u001b)
+_NAME_END = re.compile(r'(?:[^"\\]|\\.){0,768}": ')
+_NAME_WORDS_READ = 8  # a dump holding more words of _NAME_WORDS is walked (each is read to its string's end)
+
+
+def _holds_name_word(text: str, piece: int = 65536) -> bool:
+    """Whether ``text`` holds a word of ``_NAME_WORDS`` in any case: each piece lowered (a copy of a piece at a time,
+    not of a whole reply's text), the pieces overlapping by a word's length."""
+    overlap = max(map(len, _NAME_WORDS)) - 1
+    for at in range(0, len(text), piece):
+        lowered = text[at:at + piece + overlap].lower()
+        if any(word in lowered for word in _NAME_WORDS):
+            return True
+    return False
+
+
+def may_hold_look(dumped: str) -> bool:
+    """Whether ``_pattern_data`` could change anything in a value whose ``json.dumps(value, ensure_ascii=False)`` is
+    ``dumped``. False when the dump holds no look's start (a prefix, a member's colon or a query's name inside a
+    string) and no member named with a word of ``_NAME_WORDS``: the walk would give the value back as it is, every
+    string unchanged. C-speed searches, where the walk reads each string in Python."""
+    if _PREFIXES.search(dumped) is not None or ('\\"' in dumped and _MEMBER_DUMPED.search(dumped) is not None):
+        return True
+    if ("?" in dumped or "&" in dumped) and _QUERY_START.search(dumped) is not None:
+        return True
+    if not _holds_name_word(dumped):
+        return False
+    for n, word in enumerate(_NAME_WORD.finditer(dumped)):
+        if n == _NAME_WORDS_READ or _NAME_END.match(dumped, word.end()) is not None:
+            return True
+    return False
+
+
+# a text up to this long is looked at (may_look) before redact_patterns reads it: its calls cost more than the searches
+# there; a longer one is read at once (a look found late would be searched for twice)
+_LOOKED_FIRST = 1024
+
+
 def redact_patterns(text: str, names: Mapping[str, str] | None = None) -> str:
     """``text`` with every key found by its look (``_pattern_spans``) replaced by ``[redacted]``, or by its
     placeholder in ``names`` (a key known by value: ``$OPENAI_API_KEY``)."""
+    if len(text) <= _LOOKED_FIRST and not may_look(text):  # most of a reply's strings, a response's headers
+        return text
     spans = _pattern_spans(text)
     if not spans:
         return text

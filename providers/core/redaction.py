@@ -27,8 +27,8 @@ from typing import Any, Callable, Iterable, Mapping
 from .json_text import dumps_indented
 from .key_looks import (ENV_REFERENCE, FIELD_PAIRS, FIELD_WORDS, KEY_SHAPES, LITERAL_PLACEHOLDER,  # noqa: F401 - theirs
                         MIN_SECRET_LENGTH, TOKEN68, _escape_starts, _pattern_data, _pattern_spans, _unicode_escape_at,
-                        credential_field, key_shapes, literal_key, name_words, pattern_keys, redact_patterns,
-                        secret_field)
+                        credential_field, key_shapes, literal_key, may_hold_look, name_words, pattern_keys,
+                        redact_patterns, secret_field)
 
 PIECE = 12  # a run this long of a key's characters is redacted even when the rest is missing
 # The keys a body holds by their look (Redactor's found) searched for in every spelling (JSON- and \\u-escaped,
@@ -213,11 +213,20 @@ class Redactor:
         """``text`` applied to every string (keys included) inside parsed JSON, lists, tuples; with ``patterns``, a
         value under a credential field too (``_pattern_data``)."""
         shown = value
+        dumped = _dumped(value) if self.patterns and self._found is None and not isinstance(value, str) else None
+        if dumped is not None and not may_hold_look(dumped):  # no look in any string: the walk would change none
+            if not self._forms or not self._maybe_in(dumped):
+                return value
+            dumped = None  # not held while each part is searched (each dumps its own)
+            return self._secrets_data(value)
         if self.patterns:  # the body's keys by value in the same walk (found: they are not self.secrets)
             try:
                 shown = _pattern_data(value, self.secrets, then=self._found._secrets_text if self._found else None)
             except RecursionError:  # nested past the stack: nothing of it is shown rather than a key
                 return LITERAL_PLACEHOLDER
+        if self._forms and shown is value and dumped is not None and not self._maybe_in(dumped):
+            return value
+        dumped = None
         return self._secrets_data(shown) if self._forms else shown
 
     def _secrets_data(self, value: Any) -> Any:
@@ -507,6 +516,15 @@ def _dump(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, default=repr)
     except (ValueError, RecursionError):
         return repr(value)
+
+
+def _dumped(value: Any) -> str | None:
+    """``_dump``'s JSON text, None where json.dumps cannot write ``value`` (nested past the stack, a loop, a key that
+    is no text or number) or anything else raised."""
+    try:
+        return json.dumps(value, ensure_ascii=False, default=repr)
+    except Exception:  # noqa: BLE001 - the walk reads it then, as before
+        return None
 
 
 def _occurrences(text: str, form: str, name: str) -> Iterable[tuple[int, int, str]]:
