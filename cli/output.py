@@ -296,7 +296,7 @@ def _console_class() -> Any:
     from rich.table import Table
     from rich.text import Text
 
-    from toolchoice.providers.core.redaction import _SHOWN_CONTROL, visible
+    from toolchoice.providers.core.shown_text import SHOWN_CONTROL, visible
 
     from . import table_draw, word_breaks
 
@@ -324,7 +324,7 @@ def _console_class() -> Any:
         if redactor and redactor.contains(text.plain):
             text = Text(redactor.text(text.plain), style=text.style, justify=text.justify, overflow=text.overflow,
                         no_wrap=text.no_wrap, end=text.end)
-        if not _SHOWN_CONTROL.search(text.plain):
+        if not SHOWN_CONTROL.search(text.plain):
             return text
         out = Text(justify=text.justify, overflow=text.overflow, no_wrap=text.no_wrap, end=text.end)
         for segment in text.render(console, end=""):

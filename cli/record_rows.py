@@ -28,10 +28,10 @@ def _shown(console: Any, value: Any) -> Any:
     wrap measures what is drawn."""
     from rich.text import Text
 
-    from toolchoice.providers.core.redaction import _SHOWN_CONTROL, visible
+    from toolchoice.providers.core.shown_text import SHOWN_CONTROL, visible
 
     text = value if isinstance(value, Text) else Text(str(value))
-    if not _SHOWN_CONTROL.search(text.plain):
+    if not SHOWN_CONTROL.search(text.plain):
         return text
     out = Text()
     for segment in text.render(console, end=""):
