@@ -33,3 +33,44 @@ def test_a_script_s_wrong_value_is_said_in_the_file_s_own_words(tmp_path: Path, 
     assert f"{path}:{line}:" in words and said in words, words
     for python in ("True", "False", "None", "'"):
         assert python not in words.split(": ", 1)[1].split(" (")[0], words
+
+
+# ---- trace STEP.request.json: a saved request holding a lone surrogate is read, as run --save's transcript is ----
+
+
+def test_a_saved_step_request_holding_a_lone_surrogate_is_traced_as_the_transcript_writes_it(tmp_path: Path) -> None:
+    """A reply's JSON "\\ud800" escape (json.loads reads half a character, as the SDKs do) went into the next step's
+    saved request, as send wrote it; `trace` on that file was refused in one line (the scenario reader refuses a
+    lone surrogate). Now read as U+FFFD, as run --save's scenario.yaml writes it, and said in the ledger; a call's
+    arguments (a JSON text the reading decodes) too."""
+    import json
+
+    from servers import StandIn, Step
+
+    def reply(message: str) -> str:
+        return ('{"id": "c", "object": "chat.completion", "created": 1, "model": "gpt-4o", "choices": [{"index": 0, '
+                f'"message": {message}, "finish_reason": "stop"}}]}}')
+
+    called = reply('{"role": "assistant", "content": "half \\ud800 here", "tool_calls": [{"id": "call_1", "type": '
+                   '"function", "function": {"name": "f", "arguments": "{\\"q\\": \\"x \\\\udc00 y\\"}"}}]}')
+    assert json.loads(called)["choices"][0]["message"]["content"] == "half \ud800 here"  # what a JSON reader gets
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - {name: f, parameters: {type: object, properties: {q: {type: string}}}}\n"
+                    "tool_choice: auto\nmessages:\n  - {role: user, content: hi}\n"
+                    "providers: {openai: {model: gpt-4o}}\n", encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-test-key-0123456789"}
+    with StandIn("openai", Step(body=called), Step(body=reply('{"role": "assistant", "content": "done"}'))) as server:
+        result = run_cli(["run", str(path), "-p", "openai", "--base-url", server.base_url(), "--retries", "0",
+                          "--save", str(tmp_path / "saved")], env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    step = tmp_path / "saved" / "openai" / "loop-001" / "step-02.request.json"
+    assert "half \ud800 here" in json.dumps(json.loads(step.read_text(encoding="utf-8")), ensure_ascii=False)
+    out = tmp_path / "again.yaml"
+    traced = run_cli(["trace", str(step), "--scenario-out", str(out)], env=env)
+    assert traced.returncode == 0, traced.stderr
+    written = out.read_text(encoding="utf-8")
+    assert "# warning saved.lone_surrogate: 2 lone surrogates in the request" in written and "U+FFFD" in written
+    assert "half \ufffd here" in written and "x \ufffd y" in written
+    again = run_cli(["render", str(out), "-p", "openai", "-f", "json"], env=env)
+    assert again.returncode == 0, again.stderr
+    assert "half \ufffd here" in again.stdout
