@@ -74,3 +74,31 @@ def test_a_saved_step_request_holding_a_lone_surrogate_is_traced_as_the_transcri
     again = run_cli(["render", str(out), "-p", "openai", "-f", "json"], env=env)
     assert again.returncode == 0, again.stderr
     assert "half \ufffd here" in again.stdout
+
+
+# ---- init: a $'...' name in the starter's try lines says the shells that read it, as every other such line does ---
+
+
+def test_init_s_try_lines_say_bash_or_zsh_for_a_name_ending_in_a_newline(tmp_path: Path) -> None:
+    """`init NAME` for a name that ends in a newline printed `$'s.yaml\\n'` in the starter's comment and in its
+    "wrote" line without the note (shell_word.bash_only) that trace --scenario-out and the replay listing add: dash
+    (Debian's /bin/sh) and fish read that word otherwise. The truth is bash: the printed word names the file."""
+    import re
+    import shutil
+    import subprocess
+
+    name = "s.yaml\n"
+    done = run_cli(["init", name], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    note = "(in bash or zsh: a name in it ends in a newline, which dash and fish write on no one line)"
+    assert done.stdout.rstrip("\n").endswith(f"` {note}"), done.stdout
+    comment = (tmp_path / name).read_text(encoding="utf-8").split("\ntools:")[0]
+    [word] = set(re.findall(r"toolchoice (?:compare|render) (\$'[^']*')", comment))
+    assert f"#           {note}\n" in comment + "\n"
+    bash = shutil.which("bash")
+    if bash is not None:
+        listed = subprocess.run([bash, "-c", f"printf %s {word} | od -c"], capture_output=True, text=True, check=True)
+        assert "s   .   y   a   m   l  \\n" in listed.stdout
+    plain = run_cli(["init", "p.yaml"], cwd=tmp_path)
+    assert plain.stdout == "wrote p.yaml: try `toolchoice compare p.yaml`\n"
+    assert "bash or zsh" not in (tmp_path / "p.yaml").read_text(encoding="utf-8")
