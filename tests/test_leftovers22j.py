@@ -102,3 +102,30 @@ def test_init_s_try_lines_say_bash_or_zsh_for_a_name_ending_in_a_newline(tmp_pat
     plain = run_cli(["init", "p.yaml"], cwd=tmp_path)
     assert plain.stdout == "wrote p.yaml: try `toolchoice compare p.yaml`\n"
     assert "bash or zsh" not in (tmp_path / "p.yaml").read_text(encoding="utf-8")
+
+
+# ---- schema keyword typos: bounded's near-word (did_you_mean's), not a second difflib call of its own -----------
+
+
+def test_schema_check_finds_keyword_typos_through_bounded_s_near_word_with_difflib_s_answers() -> None:
+    """keyword_typos called difflib.get_close_matches itself (cutoff 0.8 over the keywords), beside bounded's
+    did_you_mean, the one bounded near-word of the product; now bounded's. Its answers are difflib's own (the
+    truth: the stdlib called here), for typos, near misses, far words and a key past the bound."""
+    import ast
+    import difflib
+
+    from toolchoice.providers.core import schema_check
+
+    tree = ast.parse(Path(schema_check.__file__).read_text(encoding="utf-8"))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                for alias in node.names} | {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert "difflib" not in imported and "nearest" in imported
+    words = ["requried", "proprties", "itmes", "maxLenght", "minimun", "enumm", "additionalProperty", "descripton",
+             "oneof", "AnyOf", "typ", "pattern_", "x", "city", "default_value", "formats", "requiredd", "contains_",
+             "r" * 5000, "required" * 400, "unevaluatedPropertie"]
+    schema = {word: {"type": "string"} for word in words}
+    found = {word: meant for _, word, meant in schema_check.keyword_typos(schema)}
+    for word in words:
+        match = difflib.get_close_matches(word, sorted(schema_check.KEYWORDS), n=1, cutoff=0.8)
+        assert found.get(word) == (match[0] if match else None), word
+    assert found["requried"] == "required" and found["itmes"] == "items"
