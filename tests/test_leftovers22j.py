@@ -129,3 +129,30 @@ def test_schema_check_finds_keyword_typos_through_bounded_s_near_word_with_diffl
         match = difflib.get_close_matches(word, sorted(schema_check.KEYWORDS), n=1, cutoff=0.8)
         assert found.get(word) == (match[0] if match else None), word
     assert found["requried"] == "required" and found["itmes"] == "items"
+
+
+# ---- parse --tool-choice without -s: the command to give, the user's own words and the scenario where it goes ----
+
+
+@pytest.mark.parametrize("extra", [["--tool-choice", "get_weather"],
+                                   ["--tool-choice", "{tool: get_weather}", "--model", "gpt-4o", "--strict"]])
+def test_parse_s_flags_without_a_scenario_give_the_command_with_one(tmp_path: Path, extra: list[str]) -> None:
+    """"--tool-choice needs --scenario" with no example: now the command as given with -s SCENARIO where it goes;
+    pasted with a real scenario for SCENARIO (by bash's word splitting, shlex here) it judges the reply."""
+    import json
+    import shlex
+
+    root = Path(__file__).resolve().parents[1]
+    reply = tmp_path / "my reply.json"
+    reply.write_bytes((root / "tests" / "data" / "responses" / "openai" / "openai-chat-parallel.json").read_bytes())
+    line = refused(run_cli(["parse", str(reply), "-p", "openai", *extra]))
+    said = line.split("(name the scenario the request was built from: ", 1)[1].rstrip("\n").removesuffix(")")
+    words = shlex.split(said)
+    assert words[:2] == ["toolchoice", "parse"] and words[2:7] == [str(reply), "-p", "openai", "-s", "SCENARIO"]
+    assert words[7:] == extra
+    scenario = str(root / "configs" / "weather.yaml")
+    done = run_cli([scenario if word == "SCENARIO" else word for word in words[1:]] + ["-f", "json"])
+    assert done.returncode in (0, 4), done.stderr  # judged: obeyed, or not (exit 4: two calls for one forced)
+    document = json.loads(done.stdout)
+    assert document["requested_tool_choice"] == {"tool": "get_weather"}  # the scenario's is auto: the flag's
+    assert document["verdict"]["obeyed"] is (done.returncode == 0)
