@@ -76,7 +76,7 @@ def test_the_shared_modules_spell_no_word_a_row_declares() -> None:
 
 
 # the shared modules cleaned of every family's name (issue 28, point 2): no row id, module, reasoning family or SDK
-CLEANED = ("trace_import.py", "tool_import_limits.py", "loop_lint.py", "stream_framing.py")
+CLEANED = ("trace_import.py", "tool_import_limits.py", "loop_lint.py", "stream_framing.py", "trace_scenario.py")
 
 
 def _family_names() -> set[str]:
@@ -91,7 +91,8 @@ def _family_names() -> set[str]:
 
 def test_the_cleaned_modules_spell_no_family_s_name() -> None:
     """Before: trace_import defaulted to "openai-chat", tool_import_limits picked a body by "anthropic_" or
-    "cohere_", loop_lint's way out named Anthropic and its beta header, stream_framing's notes the SDKs."""
+    "cohere_", loop_lint's way out named Anthropic and its beta header, stream_framing's notes the SDKs,
+    trace_scenario's trace.provider_mapped the Gemini API and Vertex AI (now gemini's module's TRACED_NAMES)."""
     names = _family_names()
     assert {"openai-chat", "anthropic", "cohere", "mistralai", "google-genai", "openai_chat"} <= names
     found = []

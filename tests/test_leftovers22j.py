@@ -156,3 +156,29 @@ def test_parse_s_flags_without_a_scenario_give_the_command_with_one(tmp_path: Pa
     document = json.loads(done.stdout)
     assert document["requested_tool_choice"] == {"tool": "get_weather"}  # the scenario's is auto: the flag's
     assert document["verdict"]["obeyed"] is (done.returncode == 0)
+
+
+# ---- trace.provider_mapped: why a Vertex AI name is gemini's, in gemini's words (its module), not core's ----------
+
+
+@pytest.mark.parametrize("recorded, said", [
+    ("gcp.vertex_ai", 'the recorded provider "gcp.vertex_ai" is toolchoice\'s gemini (the Gemini API: Vertex AI '
+                      "speaks the same generateContent form)"),
+    ("gcp.gemini", 'the recorded provider "gcp.gemini" is toolchoice\'s gemini')])
+def test_a_vertex_ai_trace_is_said_to_be_gemini_s_in_the_family_s_words(tmp_path: Path, recorded: str,
+                                                                       said: str) -> None:
+    """The words moved from trace_scenario.py (core) to providers/gemini (TRACED_NAMES): the note is the same.
+    OTel GenAI names Vertex AI's calls gcp.vertex_ai (gen_ai.provider.name's well-known values)."""
+    import json
+
+    from toolchoice.providers.core.registry import traced_name_note
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "tests" / "data" / "traces" / "genai-structured-no-ids.json").read_text(encoding="utf-8")
+    trace = tmp_path / "t.json"
+    trace.write_text(text.replace('"gcp.gemini"', json.dumps(recorded)), encoding="utf-8")
+    done = run_cli(["trace", str(trace), "-f", "json"])
+    assert done.returncode == 0, done.stderr
+    [line] = [x for x in done.stderr.splitlines() if "trace.provider_mapped" in x]
+    assert line.endswith(said), line
+    assert traced_name_note("openai", "vertex") == "" and traced_name_note("ollama", "vertex") == ""
