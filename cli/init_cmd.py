@@ -17,7 +17,7 @@ STARTER = """\
 # A toolchoice scenario: the tools, a neutral tool_choice, the conversation, per-provider settings.
 # Try it:   toolchoice compare {name}            (dry run: no key, no network)
 #           toolchoice render {name} -p openai   (the exact request and its ledger)
-# Editors with the YAML language server autocomplete this file with the line below
+{shells}# Editors with the YAML language server autocomplete this file with the line below
 # (`toolchoice schema scenario --path` prints where the schema is installed):
 # yaml-language-server: $schema={schema}
 
@@ -61,14 +61,15 @@ def init(
     """Write a commented starter scenario."""
     from importlib import resources
 
-    from toolchoice.providers.core.shell_word import shell_path
+    from toolchoice.providers.core.shell_word import bash_only, shell_path
 
     schema = resources.files("toolchoice.cli").joinpath("schemas", "scenario.schema.json")
     # the name as the commands to paste say it: one shell word that runs as printed, its controls as octal escapes
     # (raw, an ESC made the file one its own reader refused, and a newline ended the comment, the rest of the name
     # read as YAML; written out as \u001b, the command named another file)
     pasted = "scenario.yaml" if file is None or str(file) == "-" else shell_path(file)
-    text = STARTER.format(name=pasted, schema=schema)
+    said = bash_only(pasted)  # a $'...' word (a name ending in a newline): the shells that read it, as elsewhere
+    text = STARTER.format(name=pasted, schema=schema, shells=f"#          {said}\n" if said else "")
     if file is None or str(file) == "-":
         sys.stdout.write(text)
         return
@@ -88,4 +89,4 @@ def init(
         missing = not file.parent.exists()
         raise ToolchoiceError(f"cannot write {file}: {exc.strerror}",
                               hint=f"make the folder {file.parent} first" if missing else None) from None
-    write(f"wrote {shown_path(file)}: try `toolchoice compare {pasted}`")  # one line, as the name in it
+    write(f"wrote {shown_path(file)}: try `toolchoice compare {pasted}`{said}")  # one line, as the name in it

@@ -98,6 +98,21 @@ def json_text(provider: str, reply: Reply, verdict: dict[str, Any] | None, trans
     return json_document(parse_json(provider, shown_reply, shown_verdict, shown_translation, stream), redactor)
 
 
+def _with_scenario(response: Path, provider: str, tool_choice: Optional[str], model: Optional[List[str]],
+                   base_url: Optional[str], gateway: bool, strict: bool, no_emulate: bool,
+                   capabilities: Optional[Path]) -> str:
+    """The command given, with -s SCENARIO where it goes: the words to paste, the user's own as one shell word each."""
+    from toolchoice.providers.core.shell_word import bash_only, shell_path, shell_word
+
+    words = ["-" if str(response) == "-" else shell_path(response), "-p", shell_word(provider), "-s", "SCENARIO"]
+    for flag, value in (("--tool-choice", tool_choice), *(("--model", m) for m in model or ()),
+                        ("--base-url", base_url), ("--capabilities", capabilities)):
+        if value is not None:
+            words += [flag, shell_path(value) if isinstance(value, Path) else shell_word(value)]
+    words += [flag for flag, on in (("--gateway", gateway), ("--strict", strict), ("--no-emulate", no_emulate)) if on]
+    return f"name the scenario the request was built from: toolchoice parse {' '.join(words)}{bash_only(*words)}"
+
+
 @handled
 def parse(
     response: Path = typer.Argument(..., help="A saved response body (JSON), e.g. the .response.json file `send --save` writes; - for stdin.",
@@ -132,7 +147,8 @@ def parse(
                  if given]
         if needs:
             raise ToolchoiceError(f"{', '.join(needs)} needs --scenario (the request to judge against is built "
-                                  "from it)")
+                                  "from it)", hint=_with_scenario(response, provider, tool_choice, model, base_url,
+                                                                  gateway, strict, no_emulate, capabilities))
     translation = None
     judged = None
     if scenario is not None:

@@ -76,7 +76,7 @@ def test_the_shared_modules_spell_no_word_a_row_declares() -> None:
 
 
 # the shared modules cleaned of every family's name (issue 28, point 2): no row id, module, reasoning family or SDK
-CLEANED = ("trace_import.py", "tool_import_limits.py", "loop_lint.py", "stream_framing.py")
+CLEANED = ("trace_import.py", "tool_import_limits.py", "loop_lint.py", "stream_framing.py", "trace_scenario.py")
 
 
 def _family_names() -> set[str]:
@@ -91,7 +91,8 @@ def _family_names() -> set[str]:
 
 def test_the_cleaned_modules_spell_no_family_s_name() -> None:
     """Before: trace_import defaulted to "openai-chat", tool_import_limits picked a body by "anthropic_" or
-    "cohere_", loop_lint's way out named Anthropic and its beta header, stream_framing's notes the SDKs."""
+    "cohere_", loop_lint's way out named Anthropic and its beta header, stream_framing's notes the SDKs,
+    trace_scenario's trace.provider_mapped the Gemini API and Vertex AI (now gemini's module's TRACED_NAMES)."""
     names = _family_names()
     assert {"openai-chat", "anthropic", "cohere", "mistralai", "google-genai", "openai_chat"} <= names
     found = []
@@ -300,7 +301,9 @@ def test_a_dialect_s_rebuilt_request_takes_the_models_given_once_and_warns_of_no
 
 SDK_SOURCES = {"openai": "openai._streaming", "anthropic": "anthropic._streaming",
                "google-genai": "google.genai._api_client", "mistralai": "mistralai.client.utils.eventstreaming",
-               "cohere": "cohere.v2.raw_client"}
+               "cohere": "cohere.v2.raw_client", "groq": "groq._streaming", "fireworks-ai": "fireworks._streaming",
+               "together": "together._streaming", "cerebras-cloud-sdk": "cerebras.cloud.sdk._streaming",
+               "sambanova": "sambanova._streaming"}
 DONE_TESTS = {"prefix": r'\.data\.startswith\("\[DONE\]"\)', "exact": r'data == ("\[DONE\]"|sentinel)'}
 
 
@@ -321,18 +324,43 @@ def test_each_sdk_s_end_marker_is_the_one_its_source_tests_and_its_family_s_asse
         assert done_marker(assembler_for(sdk.provider)[1]) == sdk.done, sdk
 
 
+# the Stainless SDKs of the rows, installed for the tests (pyproject's test extra): each reads SSE as openai's does
+STAINLESS = {"openai": "openai", "groq": "groq", "fireworks": "fireworks", "together": "together",
+             "cerebras": "cerebras.cloud.sdk", "sambanova": "sambanova"}
+
+
+@pytest.mark.parametrize("provider", list(STAINLESS))
+def test_every_stainless_sdk_s_end_marker_is_in_the_data_as_its_decoder_reads_the_stream(provider: str) -> None:
+    """SSE_SDKS listed openai alone of the Stainless SDKs: groq, fireworks-ai, together, cerebras-cloud-sdk and
+    sambanova end a stream at data that starts with [DONE] too (their _streaming.py) and drop a last event with no
+    blank line after it (their SSEDecoder, run here on those bytes)."""
+    import importlib
+    import inspect
+
+    from toolchoice.providers.core.family_marks import SSE_SDKS
+
+    module = importlib.import_module(f"{STAINLESS[provider]}._streaming")
+    assert re.search(DONE_TESTS["prefix"], inspect.getsource(module))
+    read = [sse.data for sse in module.SSEDecoder().iter_bytes(iter([b'data: {"a": 1}\n\ndata: {"b": 2}']))]
+    assert read == ['{"a": 1}']
+    [sdk] = [sdk for sdk in SSE_SDKS if sdk.provider == provider]
+    assert (sdk.done, sdk.reads_last_event) == ("prefix", False)
+    assert SDK_SOURCES[sdk.name] == module.__name__
+
+
 def test_the_stream_notes_name_the_sdks_the_data_holds() -> None:
     from toolchoice.providers.core import stream_framing
 
     assert stream_framing.inexact_done("[DONE] ").message == (
-        "data '[DONE] ' is not exactly [DONE]: openai ends the stream at data that starts with [DONE], as read here; "
-        "mistralai and cohere compare the whole data and would not")
+        "data '[DONE] ' is not exactly [DONE]: openai, groq, fireworks-ai, together, cerebras-cloud-sdk and sambanova "
+        "end the stream at data that starts with [DONE], as read here; mistralai and cohere compare the whole data and "
+        "would not")
     decoder = stream_framing.EventDecoder("sse")
     decoder.feed(b'data: {"a": 1}\n\ndata: {"b": 2}')
     decoder.close()
     assert [f.message for f in decoder.findings] == [
         "the last event has no blank line after it; it is read, as google-genai and mistralai read it (the SSE spec "
-        "and openai, anthropic and cohere drop it)"]
+        "and openai, anthropic, groq, cohere, fireworks-ai, together, cerebras-cloud-sdk and sambanova drop it)"]
 
 
 def test_the_way_out_of_a_tools_change_under_thinking_is_the_family_s() -> None:

@@ -106,14 +106,21 @@ def did_you_mean(word: str, options: Iterable[str] | Mapping[str, str], cutoff: 
     ``cutoff``), or None. ``options``: the names, or a mapping of each name compared to how it is said (a file's
     path). Bounded: past ``NEAR_WORK``, only the options with the best quick bound (``quick_ratio``) are compared
     in full, as many as it allows."""
+    said = options if isinstance(options, Mapping) else None
+    match = nearest(word, options, cutoff)
+    return f"did you mean {said[match] if said is not None else match}?" if match is not None else None
+
+
+def nearest(word: str, names: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The name ``did_you_mean`` says (difflib's ``get_close_matches``, n=1, bounded the same way), or None: for a
+    caller that words its own hint (``schema_check.keyword_typos``)."""
     import difflib  # only errors need it
 
-    said = options if isinstance(options, Mapping) else None
-    names = list(options)
+    names = list(names)
     if len(word) * sum(map(len, names)) > NEAR_WORK:
         names = _likeliest(word, names, cutoff)
     match = difflib.get_close_matches(word, names, n=1, cutoff=cutoff)
-    return f"did you mean {said[match[0]] if said is not None else match[0]}?" if match else None
+    return match[0] if match else None
 
 
 def _likeliest(word: str, names: list[str], cutoff: float) -> list[str]:

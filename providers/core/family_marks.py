@@ -81,5 +81,11 @@ SSE_SDKS = (
     SseSdk("anthropic", "anthropic", None, False),  # anthropic 2.14.0 _streaming.py Stream.__stream__
     SseSdk("gemini", "google-genai", None, True),  # google-genai 3.6.1 _api_client.py _iter_response_stream
     SseSdk("mistral", "mistralai", "exact", True),  # mistralai 3.7.0 client/utils/eventstreaming.py _parse_event
+    # the other Stainless SDKs: the same Stream.__stream__ and SSEDecoder as openai's, in each one's _streaming.py
+    SseSdk("groq", "groq", "prefix", False),  # groq 1.7.0 groq/_streaming.py
     SseSdk("cohere", "cohere", "exact", False),  # cohere 7.3.1 v2/raw_client.py chat_stream
+    SseSdk("fireworks", "fireworks-ai", "prefix", False),  # fireworks-ai 1.2.30 fireworks/_streaming.py
+    SseSdk("together", "together", "prefix", False),  # together 3.1.1 together/_streaming.py
+    SseSdk("cerebras", "cerebras-cloud-sdk", "prefix", False),  # 1.91.0 cerebras/cloud/sdk/_streaming.py
+    SseSdk("sambanova", "sambanova", "prefix", False),  # sambanova 1.13.0 sambanova/_streaming.py
 )

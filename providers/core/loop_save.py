@@ -145,6 +145,8 @@ def transcript_scenario(scenario: Scenario, history: list[Message]) -> str:
     and `run` read as it is (the loop: section kept as written)."""
     import yaml
 
+    from .yaml_input import whole_characters
+
     data: dict[str, Any] = {"description": f"{TRANSCRIPT_OF}{scenario.path}"}
     tools = []
     for t in scenario.tools:
@@ -183,30 +185,12 @@ def transcript_scenario(scenario: Scenario, history: list[Message]) -> str:
     if scenario.loop is not None and scenario.loop.raw is not None:
         data["loop"] = scenario.loop.raw
     halves = [0]
-    data = _whole_characters(data, halves)
+    data = whole_characters(data, halves)
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
     if halves[0]:  # said at the end: the first line is the description transcript_of reads
         text += (f"# {halves[0]} lone surrogate{'s' if halves[0] != 1 else ''} (half a character, which no scenario "
                  "holds: a reply's JSON \\ud800 escape) written as U+FFFD; loop.json keeps each as it came\n")
     return text
-
-
-_HALF = re.compile("[\ud800-\udfff]")
-
-
-def _whole_characters(value: Any, halves: list[int]) -> Any:
-    """``value`` with each lone surrogate in its strings as U+FFFD, counted in ``halves``: the scenario reader
-    refuses one (yaml_input), and the transcript is read back by render, send and run."""
-    if isinstance(value, str):
-        if not _HALF.search(value):
-            return value
-        halves[0] += len(_HALF.findall(value))
-        return _HALF.sub("\ufffd", value)
-    if isinstance(value, dict):
-        return {_whole_characters(k, halves): _whole_characters(v, halves) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_whole_characters(v, halves) for v in value]
-    return value
 
 
 def _thinking_written(setting: Any) -> Any:

@@ -105,6 +105,13 @@ def empty_turn_content(provider: str) -> tuple[str, str] | None:
     return getattr(module_for(provider), "EMPTY_TURN_CONTENT", None) if provider in CAPABILITIES else None
 
 
+def traced_name_note(provider: str, recorded: str) -> str:
+    """Why a trace's provider name ``recorded`` is ``provider``'s API, where its module says (``TRACED_NAMES``: a
+    part of the name, and the words), or ""; for trace_scenario's ``trace.provider_mapped``."""
+    names = getattr(module_for(provider), "TRACED_NAMES", ()) if provider in CAPABILITIES else ()
+    return next((why for part, why in names if part in recorded), "")
+
+
 @says_no_key  # a key pasted where the provider id or a tool name goes is named by its placeholder (docs/python.md)
 def translate(provider: str, scenario: Scenario, options: RenderOptions = RenderOptions(),
               capabilities: dict[str, Capability] | None = None) -> Translation:

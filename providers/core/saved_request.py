@@ -25,6 +25,7 @@ from .errors import named
 from .model import LedgerEntry, ToolchoiceError
 from .saved_diff import (CHOICE_FIELDS, CHOICE_HOLDERS, RENAMED, SYSTEM_KEYS, at_path, beside_choice, differences,
                          item_members, member_paths, missing_members, renamed_field, same_data, short_json, system_lost)
+from .yaml_input import whole_characters
 
 SAMPLE = re.compile(r"sample-([0-9]+)\.request\.json")  # ASCII digits: int() reads "١" as 1 too
 STEP = re.compile(r"step-([0-9]+)\.request\.json")  # run --save DIR: DIR/<provider>/loop-NNN/step-NN.request.json
@@ -274,7 +275,7 @@ def read_request(file: Path, method: str, route_path: str, document: dict[str, A
     # an MCP server's token in the body (a save made by hand or by another tool; ours hold [redacted] there already)
     # is never printed: replaced where the family's MOCK_SECRETS say, and anywhere else it is quoted
     scrubbed = scrub_module(family, document["body"])
-    document = {**document, "body": scrubbed.body}
+    document = {**document, "body": whole_characters(scrubbed.body, halves := [0])}  # as run --save's transcript
     try:
         read = family.mock_read(document["body"], route, **per_host)
     except MockMalformed as exc:
@@ -287,10 +288,13 @@ def read_request(file: Path, method: str, route_path: str, document: dict[str, A
     from .bounded import TooDeep
 
     try:
-        saved = build(file, provider, document, read, recorded)
+        saved = build(file, provider, document, read, recorded, halves)
     except TooDeep as exc:  # a JSON text in it (a call's arguments), which the mock's reading took as {}
         raise ToolchoiceError(f"{file}: the saved request does not make a valid scenario: a JSON text in it (a "
                               f"call's arguments): {exc}") from None
+    saved.notes.extend(LedgerEntry("warning", "saved.lone_surrogate", f"{n} lone surrogate{'s' * (n > 1)} in the "
+                                   "request (half a character, which no scenario holds: a JSON \\ud800 escape, as "
+                                   "json.loads reads it) read as U+FFFD") for n in halves if n)
     if not scrubbed.values:
         return saved
     redactor = Redactor(secrets(scrubbed.values))
@@ -300,7 +304,8 @@ def read_request(file: Path, method: str, route_path: str, document: dict[str, A
     return saved._replace(data=redactor.data(saved.data), notes=notes)
 
 
-def build(file: Path, provider: str, document: dict[str, Any], read: Any, recorded: Any = None) -> SavedScenario:
+def build(file: Path, provider: str, document: dict[str, Any], read: Any, recorded: Any = None,
+          halves: list[int] | None = None) -> SavedScenario:
     """The scenario data from the family's reading (``MockRead``), checked by the scenario loader, with the notes."""
     from .choice import parse_tool_choice
     from .loop_records import message_json
@@ -349,6 +354,7 @@ def build(file: Path, provider: str, document: dict[str, Any], read: Any, record
     settings = _settings(read, document, notes, provider, refs)
     data["providers"] = {provider: settings or None}
     memo: dict[str, Any] = {}
+    data = whole_characters(data, halves if halves is not None else [0])  # one the reading decoded (arguments)
     _check(file, data, memo)
     # the body's fields the family reads but the scenario has no place for (store, include, n, ...): rendered back
     # for the provider they would be missing, so they are kept as written too; a stream is --stream's, not the body's.

@@ -105,13 +105,14 @@ KEYWORDS = frozenset({
     "description", "default", "examples", "example", "readOnly", "writeOnly", "deprecated", "contentEncoding",
     "contentMediaType", "contentSchema", "unevaluatedItems", "unevaluatedProperties", "nullable",
     "propertyOrdering", "strict"})
+_KEYWORD_LIST = sorted(KEYWORDS)  # the list keyword_typos compares each unknown key with, sorted once
 
 
 def keyword_typos(schema: Any, at: str = "", depth: int = 0) -> list[tuple[str, str, str]]:
     """(where, word, the keyword it is close to) for each key of a schema object that is no keyword but is
     close to one (``requried`` → ``required``): JSON Schema ignores unknown words, so a typo silently
     drops the rule it meant."""
-    import difflib
+    from .bounded import nearest
 
     found: list[tuple[str, str, str]] = []
     if not isinstance(schema, dict) or depth > 100:
@@ -120,9 +121,9 @@ def keyword_typos(schema: Any, at: str = "", depth: int = 0) -> list[tuple[str, 
         if not isinstance(key, str):
             continue
         if key not in KEYWORDS:
-            match = difflib.get_close_matches(key, sorted(KEYWORDS), n=1, cutoff=0.8)
-            if match:
-                found.append((at or "$", key, match[0]))
+            match = nearest(key, _KEYWORD_LIST, 0.8)
+            if match is not None:
+                found.append((at or "$", key, match))
         if key in _SCHEMA_MAPS and isinstance(value, dict):
             for name, sub in value.items():
                 found += keyword_typos(sub, f"{at}/{key}/{name}", depth + 1)

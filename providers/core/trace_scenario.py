@@ -125,10 +125,11 @@ def build(path: Path, run: Trajectory, executed: dict[str, dict[str, Any]] | Non
         notes.append(LedgerEntry("warning", "trace.provider_unknown",
                                  f"the recorded provider {json.dumps(recorded)} is not one toolchoice knows: -p decides"))
     elif recorded != pid:
-        notes.append(LedgerEntry("info", "trace.provider_mapped",
-                                 f"the recorded provider {json.dumps(recorded)} is toolchoice's {pid}"
-                                 + (" (the Gemini API: Vertex AI speaks the same generateContent form)"
-                                    if "vertex" in str(recorded) else "")))
+        from .registry import traced_name_note
+
+        why = traced_name_note(pid, str(recorded))  # the family's words (its module's TRACED_NAMES)
+        notes.append(LedgerEntry("info", "trace.provider_mapped", f"the recorded provider {json.dumps(recorded)} is "
+                                 f"toolchoice's {pid}" + (f" ({why})" if why else "")))
     parallel = first.parallel_tool_calls
     steps: list[dict[str, Any]] = []
     unrecorded: list[int] = []

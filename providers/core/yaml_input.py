@@ -327,6 +327,22 @@ def _paired(value: str) -> str:
         return value
 
 
+def whole_characters(value: Any, halves: list[int]) -> Any:
+    """``value`` with each lone surrogate in its strings as U+FFFD, counted in ``halves``: the reader refuses one
+    (``Reader.value``), where a transcript (loop_save) or a saved request (saved_request) holds a reply's JSON \ud800
+    escape, which json.loads reads as half a character."""
+    if isinstance(value, str):
+        if not _SURROGATE.search(value):
+            return value
+        halves[0] += len(_SURROGATE.findall(value))
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {whole_characters(k, halves): whole_characters(v, halves) for k, v in value.items()}
+    if isinstance(value, list):
+        return [whole_characters(v, halves) for v in value]
+    return value
+
+
 # what a JSON string holds as written and YAML reads otherwise: U+0085, U+2028 and U+2029 are YAML 1.1 line breaks
 # (a double-quoted scalar folds them and the spaces around them into one space), DEL and the C1 controls its reader
 # refuses. In a JSON text they can only be inside a string: there their \u escape is the same value.

@@ -34,10 +34,14 @@ __all__ = [
     "CALL_SIGNATURES", "CHOICE_COUNT_FIELDS", "DEFAULT_BASE", "ERROR_ENVELOPES", "LEDGER_CODES", "NAME_RULE",
     "NATIVE_TOOLS", "TOOLS_TYPE", "REASONING_FAMILY",
     "REPLY_KIND", "SCHEMA_FIELDS", "SCHEMA_TYPES", "STREAM_FRAMING", "THOUGHT_SIGNATURE_SENTINEL", "TOOL_FIELDS",
-    "TOOL_FIELDS_UNSENT", "TOOL_FILE",
+    "TOOL_FIELDS_UNSENT", "TOOL_FILE", "TRACED_NAMES",
     "GeminiStreamAssembler", "looks_like_reply", "offered_tools",
     "parse_reply", "reasoning_item", "stream_assembler", "translate",
 ]
+
+# a trace's provider name holding the part is this API's (trace_import.PROVIDER_NAMES: vertex_ai, gcp.vertex_ai), and
+# why, said beside the mapping (trace_scenario's trace.provider_mapped, through registry.traced_name_note)
+TRACED_NAMES = (("vertex", "the Gemini API: Vertex AI speaks the same generateContent form"),)
 
 LEDGER_CODES: dict[str, str] = {
     "history.missing_tool_result": "a tool call has no functionResponse in the next turn, which the API rejects (its "

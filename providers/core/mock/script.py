@@ -104,7 +104,8 @@ def load_script(path: str | Path) -> Script:
             for key_node, child in node.value:
                 key = r.value(key_node)
                 if isinstance(key, bool) or not isinstance(key, int) or key < 1:
-                    raise r.loc(key_node).fail(f"a step key must be a request number from 1, not {key!r}", None)
+                    raise r.loc(key_node).fail(f"a step key must be a request number from 1, not "
+                                               f"{_written(key, key_node)}", None)
                 if key in steps:
                     raise r.loc(key_node).fail(f"step {key} is written twice", "keep one of them")
                 steps[key] = _step(r, child)
@@ -121,9 +122,13 @@ def _step(r: Any, node: Any, keys: tuple[str, ...] = REPLY_KEYS) -> Step:
     def fail(key: str, message: str, hint: str | None = None) -> ToolchoiceError:
         return r.loc(fields[key]).fail(message, hint)
 
+    def said(key: str) -> str:
+        return _written(values[key], fields[key])
+
     calls: list[ScriptCall] = []
     if "call" in values:
-        calls.append(ScriptCall(_name(values["call"], lambda m: fail("call", m)), _arguments(values, "arguments", fail)))
+        calls.append(ScriptCall(_name(values["call"], lambda m: fail("call", m), fields["call"]),
+                                _arguments(values, "arguments", fail)))
     elif "arguments" in values:
         raise fail("arguments", "arguments: goes with call:", "write call: NAME beside it")
     if "calls" in values:
@@ -142,16 +147,16 @@ def _step(r: Any, node: Any, keys: tuple[str, ...] = REPLY_KEYS) -> Step:
             calls.append(ScriptCall(_name(item.get("name"), lambda m: fail("calls", m)), item.get("arguments")))
     text = values.get("text")
     if text is not None and not isinstance(text, str):
-        raise fail("text", f"text must be a string, not {text!r}", "quote it")
+        raise fail("text", f"text must be a string, not {said('text')}", "quote it")
     for key in ("disobey", "broken_json", "redacted_thinking"):
         if key in values and not isinstance(values[key], bool):
             raise fail(key, f"{key} must be true or false", None)
     phantom = values.get("phantom")
     if phantom is not None:
-        phantom = _name(phantom, lambda m: fail("phantom", m))
+        phantom = _name(phantom, lambda m: fail("phantom", m), fields["phantom"])
     status = values.get("status")
     if status is not None and (isinstance(status, bool) or not isinstance(status, int) or not 400 <= status <= 599):
-        raise fail("status", f"status must be an HTTP error status 400-599, not {status!r}", "e.g. status: 429")
+        raise fail("status", f"status must be an HTTP error status 400-599, not {said('status')}", "e.g. status: 429")
     retry_after = values.get("retry_after")
     if retry_after is not None:
         if isinstance(retry_after, bool) or not isinstance(retry_after, (int, float)) or not 0 <= retry_after <= 3600:
@@ -177,10 +182,26 @@ def _step(r: Any, node: Any, keys: tuple[str, ...] = REPLY_KEYS) -> Step:
                 bool(values.get("redacted_thinking")))
 
 
-def _name(value: Any, fail: Any) -> str:
+def _name(value: Any, fail: Any, node: Any = None) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise fail(f"a tool name must be a non-empty string, not {value!r}")
+        raise fail(f"a tool name must be a non-empty string, not {_written(value, node)}")
     return value
+
+
+def _written(value: Any, node: Any = None) -> str:
+    """``value`` in the file's own words (YAML's and JSON's: ``true``, ``null``, ``"x"``, ``[1]``), not Python's
+    (``True``, ``None``, ``'x'``): a plain scalar as written (``yes``, ``1_000``), the rest as JSON writes it, cut."""
+    import json
+
+    import yaml
+
+    from ..bounded import cut
+
+    if value is None:
+        return "nothing" if node is None or node.value == "" else node.value
+    if isinstance(node, yaml.ScalarNode) and node.style in (None, "") and node.value and "\n" not in node.value:
+        return cut(node.value, 60)  # a plain scalar (libyaml's style "", PyYAML's None) as written
+    return cut(json.dumps(value, ensure_ascii=False), 60)
 
 
 def _arguments(values: dict[str, Any], key: str, fail: Any) -> dict[str, Any] | None:
