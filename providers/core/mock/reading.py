@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from ..model import HistoryCall, LedgerEntry, Message, Tool
 from .judge import MockMalformed
@@ -132,6 +132,17 @@ def chat_history(messages: Any, family: str, reasoning_key: str | None = None,
     return read_on(("chat_history", family, reasoning_key, arguments_key, plan_key), messages, ChatRead, read)
 
 
+def chat_roles(messages: list[Any], start: int, refused: str) -> Iterator[tuple[int, dict[str, Any], str]]:
+    """Each message of an OpenAI-chat-like list from ``start``, with its place and role; one that is not an object
+    with a role of system, developer, user, assistant or tool refused in the family's words (``refused``, its
+    place in ``{}``)."""
+    for i in range(start, len(messages)):
+        raw = messages[i]
+        if not isinstance(raw, dict) or raw.get("role") not in ("system", "developer", "user", "assistant", "tool"):
+            raise MockMalformed(refused.format(i))
+        yield i, raw, raw["role"]
+
+
 class ChatRead:
     """What ``chat_history`` carries from message to message: the history, the calls' names, the ids of the last
     turn's calls not answered yet, the calls made (Ollama's ``call_N``), the system / developer messages."""
@@ -156,11 +167,8 @@ class ChatRead:
         from ..model import ReasoningItem
 
         names, history = self.names, self.history
-        for i in range(start, len(messages)):
-            raw = messages[i]
-            if not isinstance(raw, dict) or raw.get("role") not in ("system", "developer", "user", "assistant", "tool"):
-                raise MockMalformed(f"messages[{i}]: a message needs a role of system, user, assistant or tool")
-            role = raw["role"]
+        for i, raw, role in chat_roles(messages, start, "messages[{}]: a message needs a role of system, user, "
+                                                        "assistant or tool"):
             if role in ("system", "developer"):
                 self.system.append(raw)
             elif role == "user":
