@@ -29,7 +29,8 @@ the messages the scenario loader read (``scenario_messages._assistant`` and ``_t
 followed) is timed the same way, in a child of its own (``--trace``), its digest the listing's JSON.
 
     python bench/har_replay.py [--steps 50,100,200] [--rounds 3] [--baseline 75d1602d|none] [--trace]
-                               [--shape plain|agent|api-openai|api-openai-responses|api-anthropic|api-gemini|api-bedrock]
+                               [--shape plain|agent|api-openai|api-openai-responses|api-anthropic|api-gemini|api-bedrock|
+                               api-cohere|api-ollama]
 """
 
 from __future__ import annotations
@@ -142,7 +143,7 @@ def _api_loops() -> dict:
     from har_loops import api_loop
 
     return {f"api-{api}": (lambda n, api=api: api_loop(api, n, "not-a-key"))
-            for api in ("openai", "openai-responses", "anthropic", "gemini", "bedrock")}
+            for api in ("openai", "openai-responses", "anthropic", "gemini", "bedrock", "cohere", "ollama")}
 
 
 SHAPES = {"plain": har, "agent": agent, **_api_loops()}

@@ -7,8 +7,8 @@ recorded provider's own bytes) is timed live, so the JSON's measured ``*_ms`` nu
 Cases: tests/data/har/sdk-session.har (no --trace-id: the error; each conversation on its API and on others;
 --stream where it recorded one; a conversation it does not hold), and har_replay.py's ``plain`` and ``agent`` loops
 of ``--steps`` calls on openai and, at the second size, rendered for anthropic, gemini and openai-responses; its
-``api-*`` loops (tests/har_loops.py: recorded on openai-responses, anthropic, gemini and bedrock) on openai and on
-their own API; each pretty and ``--format json``. Prints a line per case and the cases that differ; exit 1 when one does.
+``api-*`` loops (tests/har_loops.py: recorded on openai-responses, anthropic, gemini, bedrock, cohere and ollama) on
+openai and on their own API; each pretty and ``--format json``. Prints a line per case and the cases that differ; exit 1 when one does.
 
     python bench/har_replay_same.py [--baseline REV] [--steps 10,50] [--only TEXT]
 """

@@ -55,12 +55,13 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     thinking = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}
     settings = ProviderSettings(max_tokens=body.get("max_tokens"), temperature=body.get("temperature"),
                                 thinking=None if not thinking else thinking.get("type") == "enabled")
-    history = chat_history(body.get("messages"), "cohere", plan_key="tool_plan", kinds=_KINDS, words=_type_words,
-                           partial=MockRead(body.get("tool_choice"), tools, settings=settings, model=body["model"],
-                                            notes=notes))
-    return MockRead(body.get("tool_choice"), tools, history, settings, body.get("stream") is True, body["model"],
-                    unjudged=unjudged(body, _MOCK_KNOWN), notes=notes, shape=_choice_shape(body.get("tool_choice")),
-                    **dict(zip(("system", "system_role"), leading_system(body.get("messages")))))
+    read = chat_history(body.get("messages"), "cohere", plan_key="tool_plan", kinds=_KINDS, words=_type_words,
+                        partial=MockRead(body.get("tool_choice"), tools, settings=settings, model=body["model"],
+                                         notes=notes))
+    return MockRead(body.get("tool_choice"), tools, tuple(read.history), settings, body.get("stream") is True,
+                    body["model"], unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
+                    shape=_choice_shape(body.get("tool_choice")),
+                    **dict(zip(("system", "system_role"), leading_system(read.system))))
 
 
 def _choice_shape(choice: Any) -> Any:

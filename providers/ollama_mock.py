@@ -60,12 +60,12 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     settings = ProviderSettings(max_tokens=options.get("num_predict"), temperature=options.get("temperature"),
                                 thinking=True if level else think if isinstance(think, bool) else None,
                                 thinking_mode=ThinkingSetting("on", effort=level) if level else None)
-    history = chat_history(body.get("messages"), "ollama", "thinking", kinds=_KINDS, words=_go_words,
-                           partial=MockRead(None, tools, settings=settings, model=body["model"], notes=notes))
-    return MockRead(None, tools, history, settings,
+    read = chat_history(body.get("messages"), "ollama", "thinking", kinds=_KINDS, words=_go_words,
+                        partial=MockRead(None, tools, settings=settings, model=body["model"], notes=notes))
+    return MockRead(None, tools, tuple(read.history), settings,
                     body.get("stream") is not False, body["model"], unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
                     thinking=think is True or level is not None,
-                    **dict(zip(("system", "system_role"), leading_system(body.get("messages")))))
+                    **dict(zip(("system", "system_role"), leading_system(read.system))))
 
 
 def mock_call_id(call: Any) -> str | None:

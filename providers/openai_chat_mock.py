@@ -284,15 +284,11 @@ class _ChatRead:
         return other
 
     def read(self, messages: list[Any], start: int) -> None:
-        from .core.mock.judge import MockMalformed
-        from .core.mock.reading import arguments_object, calls_message, text_of, tool_message
+        from .core.mock.reading import arguments_object, calls_message, chat_roles, text_of, tool_message
 
         names, history = self.names, self.history
-        for i in range(start, len(messages)):
-            raw = messages[i]
-            if not isinstance(raw, dict) or raw.get("role") not in ("system", "developer", "user", "assistant", "tool"):
-                raise MockMalformed(f"Invalid value for 'messages[{i}]': expected a message with a known role.")
-            role = raw["role"]
+        for i, raw, role in chat_roles(messages, start, "Invalid value for 'messages[{}]': expected a message with a "
+                                                        "known role."):
             if self.pairing is not None:
                 self.pairing.step(i, raw)
             if self.ids and self.wrong_id is None:

@@ -47,7 +47,8 @@ URLS = {"openai": "https://api.openai.com/v1/chat/completions",
         "openai-responses": "https://api.openai.com/v1/responses",
         "anthropic": "https://api.anthropic.com/v1/messages",
         "gemini": "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent",
-        "bedrock": "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-v1%3A0/converse"}
+        "bedrock": "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-v1%3A0/converse",
+        "cohere": "https://api.cohere.com/v2/chat", "ollama": "http://localhost:11434/api/chat"}
 
 
 def _turn(api: str, n: int, last: bool) -> tuple[dict[str, Any], list[Any], list[Any]]:
@@ -89,6 +90,21 @@ def _turn(api: str, n: int, last: bool) -> tuple[dict[str, Any], list[Any], list
                  "usage": {"inputTokens": 10, "outputTokens": 5, "totalTokens": 15}, "metrics": {"latencyMs": 2}}
         return reply, [turned], [{"role": "user", "content": [
             {"toolResult": {"toolUseId": f"tooluse_{n}", "content": [{"text": f"result {n}"}]}}]}]
+    if api == "cohere":  # cohere-python V2ChatResponse; a tool message's content a string (ChatMessageV2)
+        said: dict[str, Any] = {"role": "assistant", "content": [{"type": "text", "text": text}]} if last else {
+            "role": "assistant", "tool_plan": text, "tool_calls": [{
+                "id": f"get_weather_{n}", "type": "function",
+                "function": {"name": "get_weather", "arguments": json.dumps(args)}}]}
+        reply = {"id": f"c{n}", "finish_reason": "COMPLETE" if last else "TOOL_CALL", "message": said,
+                 "usage": {"billed_units": {"input_tokens": 10, "output_tokens": 5}}}
+        return reply, [said], [{"role": "tool", "tool_call_id": f"get_weather_{n}", "content": f"result {n}"}]
+    if api == "ollama":  # ollama-python ChatResponse; calls carry no id, a result names its tool (api/types.go)
+        said = {"role": "assistant", "content": text}
+        if not last:
+            said["tool_calls"] = [{"function": {"name": "get_weather", "arguments": args}}]
+        reply = {"model": "llama3.1", "created_at": "2026-11-28T09:00:00Z", "message": said, "done": True,
+                 "done_reason": "stop"}
+        return reply, [said], [{"role": "tool", "tool_name": "get_weather", "content": f"result {n}"}]
     parts: list[Any] = [{"text": text}]
     if not last:
         parts.append({"functionCall": {"name": "get_weather", "args": args}})
@@ -116,6 +132,11 @@ def _body(api: str, history: list[Any], last: bool) -> dict[str, Any]:
         return {"messages": history, "system": [{"text": "Be brief."}],
                 "toolConfig": {"tools": [{"toolSpec": {"name": "get_weather", "inputSchema": {"json": _SCHEMA}}}],
                                "toolChoice": {"auto": {}} if last else {"any": {}}}}
+    if api == "cohere":
+        return {"model": "command-a-03-2025", "messages": history, "tools": TOOLS,
+                **({} if last else {"tool_choice": "REQUIRED"})}
+    if api == "ollama":
+        return {"model": "llama3.1", "messages": history, "tools": TOOLS, "stream": False}
     return {"contents": history, "systemInstruction": {"parts": [{"text": "Be brief."}]},
             "tools": [{"functionDeclarations": [{"name": "get_weather", "parameters": _SCHEMA}]}],
             "toolConfig": {"functionCallingConfig": {"mode": "AUTO" if last else "ANY"}}}
@@ -131,7 +152,8 @@ def api_loop_har(path: Path, api: str, calls: int, key: str, *,
 
 def api_loop(api: str, calls: int, key: str, *, odd: dict[int, Callable[[list[Any]], list[Any]]] | None = None,
              kept: frozenset[int] = frozenset()) -> dict[str, Any]:
-    """A HAR 1.2 of a loop of ``calls`` calls to ``api`` (openai, openai-responses, anthropic, gemini, bedrock),
+    """A HAR 1.2 of a loop of ``calls`` calls to ``api`` (openai, openai-responses, anthropic, gemini, bedrock, cohere,
+    ollama),
     each with ``key`` in its credential header; ``odd``: at call N, the history it sends made from the one it would (an item added, changed
     or dropped: the history then goes on from what it would have been, or, for the calls in ``kept``, from it)."""
     first = {"openai": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Weather?"}],
@@ -139,7 +161,9 @@ def api_loop(api: str, calls: int, key: str, *, odd: dict[int, Callable[[list[An
                                   {"role": "user", "content": "Weather?"}],
              "anthropic": [{"role": "user", "content": "Weather?"}],
              "bedrock": [{"role": "user", "content": [{"text": "Weather?"}]}],
-             "gemini": [{"role": "user", "parts": [{"text": "Weather?"}]}]}[api]
+             "gemini": [{"role": "user", "parts": [{"text": "Weather?"}]}],
+             "cohere": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Weather?"}],
+             "ollama": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Weather?"}]}[api]
     history: list[Any] = list(first)
     header = {"anthropic": "x-api-key", "gemini": "x-goog-api-key"}.get(api, "Authorization")
     entries = []

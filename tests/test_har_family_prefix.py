@@ -6,7 +6,7 @@ An agent's call N sends call N-1's history and a few more items. ``trace FILE.ha
 call's body with its family's reader twice (``har_conversations.follow``'s judge, then the import), and each reading
 walked the whole history: ~N² items over N calls. Truth from outside the change: the reader reading each list whole
 (``read_prefix.read_on`` made to read from the start, as the mock and the proxy still do) must give the same
-reading, the same error, and the same listing and replay, on loops of five APIs with odd calls (an item added, an
+reading, the same error, and the same listing and replay, on loops of seven APIs with odd calls (an item added, an
 earlier item changed, a result for no call, a result dropped, a call repeated, a field of the wrong type, a field
 no message has)."""
 
@@ -25,7 +25,7 @@ from toolchoice.providers.core.mock import read_prefix, reading
 from toolchoice.providers.core.mock.judge import MockMalformed
 from toolchoice.providers.core.registry import mock_family
 
-APIS = ("openai", "openai-responses", "anthropic", "gemini", "bedrock")
+APIS = ("openai", "openai-responses", "anthropic", "gemini", "bedrock", "cohere", "ollama")
 CALLS = 20
 KEY = "sk-proj-familyPrefix0123456789abcdefABCDEF"
 
@@ -59,8 +59,9 @@ def _orphan(api: str) -> dict[str, Any]:
             "anthropic": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_nope",
                                                        "content": "x"}]},
             "gemini": {"role": "user", "parts": [{"functionResponse": {"name": "nope", "response": {"x": 1}}}]},
-            "bedrock": {"role": "user", "content": [{"toolResult": {"toolUseId": "nope", "content": [{"text": "x"}]}}]}
-            }[api]
+            "bedrock": {"role": "user", "content": [{"toolResult": {"toolUseId": "nope", "content": [{"text": "x"}]}}]},
+            "cohere": {"role": "tool", "tool_call_id": "nope", "content": "x"},
+            "ollama": {"role": "tool", "tool_name": "nope", "content": "x"}}[api]
 
 
 def _odd_loop(path: Path, api: str) -> Path:
@@ -123,7 +124,7 @@ def test_each_api_reader_reads_each_message_once_over_a_replay(monkeypatch: pyte
     ("openai", "openai", None), ("openai", "mistral", None), ("openai", "deepseek", "deepseek-reasoner"),
     ("openai", "groq", None), ("openai-responses", "openai-responses", None), ("anthropic", "anthropic", None),
     ("gemini", "gemini", "gemini-2.5-flash"), ("gemini", "gemini", "gemini-3-pro-preview"),
-    ("bedrock", "bedrock", None)])
+    ("bedrock", "bedrock", None), ("cohere", "cohere", None), ("ollama", "ollama", None)])
 def test_a_resumed_reading_is_each_bodys_whole_reading(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, api: str,
                                                        provider: str, model: str | None) -> None:
     """Each call of an odd loop read by its family's reader (on the hosts whose refusals walk the history: Mistral's
@@ -140,7 +141,7 @@ def test_a_resumed_reading_is_each_bodys_whole_reading(monkeypatch: pytest.Monke
     whole = _readings(api, bodies, provider, route)
     assert resumed == whole
     assert sum(type(r) is tuple for r in whole) == 2  # call 7's misfit, each pass
-    assert any(type(r) is not tuple and r.refusal for r in whole) or api in ("anthropic", "bedrock") \
+    assert any(type(r) is not tuple and r.refusal for r in whole) or api in ("anthropic", "bedrock", "cohere", "ollama") \
         or provider == "groq"
 
 

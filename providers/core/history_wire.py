@@ -8,13 +8,22 @@ import json
 from typing import Any, Callable
 
 from .bounded import json_value
+from .mock.read_prefix import memo  # light: contextvars only
 from .model import Message
 from .request_context import Context
 
 
 def history_arguments_json(arguments: dict[str, Any]) -> str:
-    """Tool-call arguments as the JSON text OpenAI-style histories carry."""
-    return json.dumps(arguments, ensure_ascii=False)
+    """Tool-call arguments as the JSON text OpenAI-style histories carry. Inside a HAR's reading (read_prefix.memo)
+    each call's history is rendered back with the same arguments objects as the previous call's: their text kept."""
+    kept = memo()
+    if kept is None:
+        return json.dumps(arguments, ensure_ascii=False)
+    texts = kept.setdefault("history_arguments_json", {})
+    found = texts.get(id(arguments))
+    if found is None or found[0] is not arguments:
+        found = texts[id(arguments)] = (arguments, json.dumps(arguments, ensure_ascii=False))  # held: its id its own
+    return found[1]
 
 
 def chat_messages(ctx: Context, assistant: Callable[[Message], dict[str, Any]],

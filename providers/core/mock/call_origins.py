@@ -79,15 +79,27 @@ def _digest(text: str) -> bytes:
 def prefix_digests(messages: tuple[Message, ...], upto: int) -> list[bytes]:
     """The digest of ``messages[:i]`` for each i from 0 to ``upto``, each message as the family read it (a chain:
     one pass over the history)."""
+    from .read_prefix import memo
+
+    kept = memo()  # inside a HAR's reading: the previous request's messages and their digests
+    before, parts = kept.get("prefix_digests", ((), [])) if kept is not None else ((), [])
+    same, most = 0, min(len(before), upto)
+    while same < most and messages[same] is before[same]:  # the same objects: a fold that read on (read_prefix)
+        same += 1
+    parts = parts[:same]
     chain = hashlib.blake2b(digest_size=16)
     found = [chain.copy().digest()]
-    for message in messages[:upto]:
-        try:
-            text = json.dumps(message, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=repr)
-        except (TypeError, ValueError):  # keys of several types in a client's odd value: its repr, as read
-            text = repr(message)
-        chain.update(_digest(text))
+    for index, message in enumerate(messages[:upto]):
+        if index >= same:
+            try:
+                text = json.dumps(message, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=repr)
+            except (TypeError, ValueError):  # keys of several types in a client's odd value: its repr, as read
+                text = repr(message)
+            parts.append(_digest(text))
+        chain.update(parts[index])
         found.append(chain.copy().digest())
+    if kept is not None:
+        kept["prefix_digests"] = (messages[:upto], parts)
     return found
 
 

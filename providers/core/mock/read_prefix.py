@@ -29,6 +29,7 @@ S = TypeVar("S", bound=Fold)
 
 _KEPT: ContextVar[dict[Hashable, list[tuple[str, int, Any]]] | None] = ContextVar("read_prefix", default=None)
 _PER_KEY = 4  # the last lists read under one key: a HAR's conversations may interleave
+_MEMO: ContextVar[dict[Hashable, Any] | None] = ContextVar("read_prefix_memo", default=None)
 
 
 @contextmanager
@@ -37,11 +38,19 @@ def resuming() -> Iterator[None]:
     if _KEPT.get() is not None:
         yield
         return
-    token = _KEPT.set({})
+    token, memo_token = _KEPT.set({}), _MEMO.set({})
     try:
         yield
     finally:
         _KEPT.reset(token)
+        _MEMO.reset(memo_token)
+
+
+def memo() -> dict[Hashable, Any] | None:
+    """A dict that lives as long as the ``resuming()`` block (None outside it): what the reading of one request leaves
+    for the next one's, by each user's own key (``call_origins.prefix_digests``: the digests of the messages it read,
+    the same objects the next request's history holds where a family's fold read on)."""
+    return _MEMO.get()
 
 
 def read_on(key: Hashable, messages: list[Any], fresh: Callable[[], S], read: Callable[[S, list[Any], int], None]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from ..model import HistoryCall, LedgerEntry, Message, Tool
 from .judge import MockMalformed
@@ -110,55 +110,93 @@ def unjudged(body: dict[str, Any], known: frozenset[str]) -> tuple[str, ...]:
 def chat_history(messages: Any, family: str, reasoning_key: str | None = None,
                  arguments_key: str = "arguments", plan_key: str | None = None, *,
                  kinds: dict[tuple[Any, ...], str], words: Callable[[tuple[Any, ...], str, Any], str],
-                 partial: Any = None) -> tuple[Message, ...]:
-    """OpenAI-chat-like messages (Cohere v2, Ollama) as neutral messages. Calls without ids (Ollama) get
-    ``call_N`` ids, and their results are paired with them in order. ``plan_key``: where the family puts the text
-    that goes with calls (Cohere's ``tool_plan``), read as the turn's text when it has no content. ``kinds``: the
-    places of the list's fields the family's types give a kind (``misfit``), a value of another kind refused in
-    the family's ``words`` (its path, the kind, the value), with what the family read before (``partial``, a
-    MockRead: MockMalformed.partial)."""
-    from ..model import ReasoningItem
+                 partial: Any = None) -> ChatRead:
+    """OpenAI-chat-like messages (Cohere v2, Ollama) as neutral messages (``.history``) and their system / developer
+    messages (``.system``, for ``leading_system``). Calls without ids (Ollama) get ``call_N`` ids, and their results
+    are paired with them in order. ``plan_key``: where the family puts the text that goes with calls (Cohere's
+    ``tool_plan``), read as the turn's text when it has no content. ``kinds``: the places of the list's fields the
+    family's types give a kind (``misfit``), a value of another kind refused in the family's ``words`` (its path, the
+    kind, the value), with what the family read before (``partial``, a MockRead: MockMalformed.partial). Read on
+    from the previous list's reading under ``family`` inside a HAR's reading (read_prefix.read_on)."""
+    from .read_prefix import read_on
 
     if not isinstance(messages, list):
         raise MockMalformed("messages must be an array")
-    wrong = misfit(messages, kinds, ("messages",))
-    if wrong is not None:
-        raise MockMalformed(words(*wrong), partial)
-    names: dict[str, str] = {}
-    waiting: list[str] = []  # ids of the last assistant turn's calls without an answer yet
-    history: list[Message] = []
-    made = 0
-    for i, raw in enumerate(messages):
+
+    def read(state: ChatRead, messages: list[Any], start: int) -> None:
+        wrong = misfit(messages, kinds, ("messages",), start)  # the messages before start: read before, none misfit
+        if wrong is not None:
+            raise MockMalformed(words(*wrong), partial)
+        state.read(messages, start, family, reasoning_key, arguments_key, plan_key)
+
+    return read_on(("chat_history", family, reasoning_key, arguments_key, plan_key), messages, ChatRead, read)
+
+
+def chat_roles(messages: list[Any], start: int, refused: str) -> Iterator[tuple[int, dict[str, Any], str]]:
+    """Each message of an OpenAI-chat-like list from ``start``, with its place and role; one that is not an object
+    with a role of system, developer, user, assistant or tool refused in the family's words (``refused``, its
+    place in ``{}``)."""
+    for i in range(start, len(messages)):
+        raw = messages[i]
         if not isinstance(raw, dict) or raw.get("role") not in ("system", "developer", "user", "assistant", "tool"):
-            raise MockMalformed(f"messages[{i}]: a message needs a role of system, user, assistant or tool")
-        role = raw["role"]
-        if role == "user":
-            history.append(Message("user", text_of(raw.get("content")) or ""))
-        elif role == "tool":
-            call_id = raw.get("tool_call_id")
-            if not isinstance(call_id, str):
-                call_id = waiting[0] if waiting else f"call_{made + 1}"
-            if call_id in waiting:
-                waiting.remove(call_id)
-            history.append(tool_message(call_id, names, text_of(raw.get("content")) or raw.get("content") or ""))
-        elif role == "assistant":
-            calls = []
-            for call in raw.get("tool_calls") or []:  # an array: misfit said another kind above (kinds' *.tool_calls)
-                if not isinstance(call, dict):
-                    continue
-                function = call.get("function") if isinstance(call.get("function"), dict) else {}
-                made += 1
-                call_id = call.get("id") if isinstance(call.get("id"), str) else f"call_{made}"
-                calls.append(HistoryCall(call_id, str(function.get("name")),
-                                         arguments_object(function.get(arguments_key))))
-            waiting = [c.id for c in calls]
-            thought = raw.get(reasoning_key) if reasoning_key else None
-            reasoning = (ReasoningItem(family, text=thought),) if isinstance(thought, str) and thought else ()  # type: ignore[arg-type]
-            text = text_of(raw.get("content"))
-            if text is None and plan_key and isinstance(raw.get(plan_key), str):
-                text = raw[plan_key]
-            history.append(calls_message(calls, names, text, reasoning))
-    return tuple(history)
+            raise MockMalformed(refused.format(i))
+        yield i, raw, raw["role"]
+
+
+class ChatRead:
+    """What ``chat_history`` carries from message to message: the history, the calls' names, the ids of the last
+    turn's calls not answered yet, the calls made (Ollama's ``call_N``), the system / developer messages."""
+
+    __slots__ = ("history", "names", "waiting", "made", "system")
+
+    def __init__(self) -> None:
+        self.history: list[Message] = []
+        self.names: dict[str, str] = {}
+        self.waiting: list[str] = []  # ids of the last assistant turn's calls without an answer yet
+        self.made = 0
+        self.system: list[Any] = []
+
+    def copy(self) -> ChatRead:
+        other = ChatRead()
+        other.history, other.names, other.waiting = list(self.history), dict(self.names), list(self.waiting)
+        other.made, other.system = self.made, list(self.system)
+        return other
+
+    def read(self, messages: list[Any], start: int, family: str, reasoning_key: str | None, arguments_key: str,
+             plan_key: str | None) -> None:
+        from ..model import ReasoningItem
+
+        names, history = self.names, self.history
+        for i, raw, role in chat_roles(messages, start, "messages[{}]: a message needs a role of system, user, "
+                                                        "assistant or tool"):
+            if role in ("system", "developer"):
+                self.system.append(raw)
+            elif role == "user":
+                history.append(Message("user", text_of(raw.get("content")) or ""))
+            elif role == "tool":
+                call_id = raw.get("tool_call_id")
+                if not isinstance(call_id, str):
+                    call_id = self.waiting[0] if self.waiting else f"call_{self.made + 1}"
+                if call_id in self.waiting:
+                    self.waiting.remove(call_id)
+                history.append(tool_message(call_id, names, text_of(raw.get("content")) or raw.get("content") or ""))
+            else:
+                calls = []
+                for call in raw.get("tool_calls") or []:  # an array: misfit said another kind (kinds' *.tool_calls)
+                    if not isinstance(call, dict):
+                        continue
+                    function = call.get("function") if isinstance(call.get("function"), dict) else {}
+                    self.made += 1
+                    call_id = call.get("id") if isinstance(call.get("id"), str) else f"call_{self.made}"
+                    calls.append(HistoryCall(call_id, str(function.get("name")),
+                                             arguments_object(function.get(arguments_key))))
+                self.waiting = [c.id for c in calls]
+                thought = raw.get(reasoning_key) if reasoning_key else None
+                reasoning = (ReasoningItem(family, text=thought),) if isinstance(thought, str) and thought else ()  # type: ignore[arg-type]
+                text = text_of(raw.get("content"))
+                if text is None and plan_key and isinstance(raw.get(plan_key), str):
+                    text = raw[plan_key]
+                history.append(calls_message(calls, names, text, reasoning))
 
 
 # The kinds of JSON value a hosted tool's fields take (the SDK types), for ``wrong_field``: the kind an element
