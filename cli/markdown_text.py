@@ -27,7 +27,8 @@ import re
 _SPECIAL = re.compile(r"[\\`*\[\]<>~&|]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])"
                       r"|(?i:(?<=www)\.|(?:(?<=http)|(?<=https)|(?<=ftp)):(?=//))"  # a www or URL autolink
                       r"|(?<=[\w.+-])(?P<at>@)(?=[\w-])"  # an e-mail autolink
-                      r"|(?<![\w.+-])(?P<mention>@)(?=(?>[0-9A-Za-z][0-9A-Za-z-]*)(?!/))")  # a user mention
+                      # a user mention: the whole name (no atomic group: Python 3.10 has none), not followed by "/"
+                      r"|(?<![\w.+-])(?P<mention>@)(?=[0-9A-Za-z][0-9A-Za-z-]*(?![0-9A-Za-z/-]))")
 _BACKTICKS = re.compile(r"`+")
 
 

@@ -196,7 +196,9 @@ def cap_bytes(data: bytes, subject: str, limit: str) -> bytes:
 
 
 # A JSON string as depth_ok's scan reads one: from a quote to the next unescaped quote, or to the end of the text
-_STRING = re.compile(rb'"(?:[^"\\]++|\\[\s\S])*+(?:"|\\?\Z)')
+# no possessive quantifier (Python 3.11's): the first way through always matches (a string runs to its closing quote,
+# or to the end), so nothing is tried again
+_STRING = re.compile(rb'"(?:[^"\\]+|\\[\s\S])*(?:"|\\?\Z)')
 _BRACKETS = bytes.maketrans(b"[{]}", b"\x02\x02\x00\x00")  # an opening bracket 2, a closing one 0
 _NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
 
