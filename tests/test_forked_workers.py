@@ -53,6 +53,11 @@ def test_after(): pass
 
 
 def _run(folder: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """pytest on ``folder``'s suite; the outer run's ``TOOLCHOICE_TEST_CPU_LOG`` is not handed down (the inner
+    suite's tests joined the outer suite's log, their CPU counted twice: already the outer test's children's)."""
+    env = dict(os.environ if env is None else env)
+    if env.get("TOOLCHOICE_TEST_CPU_LOG") == os.environ.get("TOOLCHOICE_TEST_CPU_LOG"):
+        env.pop("TOOLCHOICE_TEST_CPU_LOG", None)
     return subprocess.run([sys.executable, "-m", "pytest", "-rA", "-p", "no:cacheprovider", "-p", "no:langsmith_plugin",
                            "-p", "no:anyio", "-p", "no:xdist", "--rootdir", str(folder), *args, str(folder)],
                           capture_output=True, text=True, timeout=120, cwd=folder, env=env)
