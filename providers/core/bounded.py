@@ -106,19 +106,24 @@ def did_you_mean(word: str, options: Iterable[str] | Mapping[str, str], cutoff: 
     ``cutoff``), or None. ``options``: the names, or a mapping of each name compared to how it is said (a file's
     path). Bounded: past ``NEAR_WORK``, only the options with the best quick bound (``quick_ratio``) are compared
     in full, as many as it allows."""
-    import difflib  # only errors need it
-
     said = options if isinstance(options, Mapping) else None
-    names = list(options)
+    match = close_matches(word, list(options), 1, cutoff)
+    return f"did you mean {said[match[0]] if said is not None else match[0]}?" if match else None
+
+
+def close_matches(word: str, names: list[str], n: int, cutoff: float) -> list[str]:
+    """difflib's ``get_close_matches``, bounded as ``did_you_mean`` is (choice.tool_did_you_mean asks it too)."""
+    import difflib
+
     if len(word) * sum(map(len, names)) > NEAR_WORK:
         names = _likeliest(word, names, cutoff)
-    match = difflib.get_close_matches(word, names, n=1, cutoff=cutoff)
-    return f"did you mean {said[match[0]] if said is not None else match[0]}?" if match else None
+    return difflib.get_close_matches(word, names, n=n, cutoff=cutoff)
 
 
 def _likeliest(word: str, names: list[str], cutoff: float) -> list[str]:
     """Of ``names``, those ``get_close_matches`` would compare in full (both quick bounds at least ``cutoff``), the
-    highest quick bound first, up to ``NEAR_WORK`` characters compared (one at least)."""
+    highest quick bound first, up to ``NEAR_WORK`` characters compared: none where the likeliest alone is past it
+    (one id of 100,000 characters against another took 11 s of CPU for a hint)."""
     import difflib
 
     matcher = difflib.SequenceMatcher()
@@ -133,7 +138,7 @@ def _likeliest(word: str, names: list[str], cutoff: float) -> list[str]:
     work = 0
     for _, name in scored:
         work += len(word) * len(name)
-        if kept and work > NEAR_WORK:
+        if work > NEAR_WORK:
             break
         kept.append(name)
     return kept

@@ -1,0 +1,45 @@
+"""Adversarial round 22i on what landed in session 22 (MCP duplicate keys, HAR replay's read_prefix, command_shown's
+known secrets, bounded's did_you_mean/cut/read_last, parse reading saved replies, help examples, trace's unknown
+family, DeepSeek's thinking warnings, header checks). Each test is an attack; each failed before its fix."""
+
+from __future__ import annotations
+
+import difflib
+import random
+
+import pytest
+
+
+# ---- did-you-mean: one long id (or tool name) against another was compared in full, however long ----------------
+
+def _alike(n: int, seed: int) -> str:
+    """``n`` characters of 300 CJK ideographs: each under 1% of the text, so difflib's autojunk leaves them all in."""
+    rng = random.Random(seed)
+    return "".join(chr(0x4E00 + rng.randrange(300)) for _ in range(n))
+
+
+def _ratios(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls = [0]
+    ratio = difflib.SequenceMatcher.ratio
+
+    def counted(self: difflib.SequenceMatcher) -> float:
+        calls[0] += 1
+        return ratio(self)
+
+    monkeypatch.setattr(difflib.SequenceMatcher, "ratio", counted)
+    return calls
+
+
+def test_a_hint_never_compares_one_huge_pair_in_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tool result's tool_call_id of 100,000 characters against the one call's id (scenario_messages), a
+    tool_choice naming a tool against the one declared (choice.tool_did_you_mean): `did_you_mean` kept "one at least"
+    past its work bound and tool_did_you_mean asked difflib unbounded; 11 s of CPU for one error's hint."""
+    from toolchoice.providers.core import bounded, choice
+
+    word, name = _alike(100_000, 1), _alike(100_000, 2)
+    matcher = difflib.SequenceMatcher(None, name, word)  # the truth: difflib would compare this pair in full
+    assert matcher.real_quick_ratio() >= 0.8 and matcher.quick_ratio() >= 0.8
+    calls = _ratios(monkeypatch)
+    assert bounded.did_you_mean(word, [name]) is None
+    assert choice.tool_did_you_mean(word, [name]) is None
+    assert calls[0] == 0
