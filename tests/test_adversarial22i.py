@@ -43,3 +43,18 @@ def test_a_hint_never_compares_one_huge_pair_in_full(monkeypatch: pytest.MonkeyP
     assert bounded.did_you_mean(word, [name]) is None
     assert choice.tool_did_you_mean(word, [name]) is None
     assert calls[0] == 0
+
+
+# ---- a command line's known secret inside another word -----------------------------------------------------------
+
+@pytest.mark.parametrize("word", ["--url=https://api.example.com/v1?t={}", "x={}", "-p{}", "--header=X-Trace:{}"])
+def test_a_known_secret_inside_another_word_is_hidden_from_the_command_shown(word: str) -> None:
+    """`$MY_SERVICE_TOKEN` (a secret-named variable: a value shown_command knows, whatever it starts with) written
+    into a word whose own name says nothing (`?t=`, `x=`, `-p`, a header X-Trace): the error line of `tools --mcp`
+    showed it, as every listing's notes did; only a word that was the secret whole was hidden."""
+    from cli import refused, run_cli
+
+    secret = "q7Zr2mWx9LpT4vKs"  # no issuer's shape: known only as the variable's value
+    command = "no-such-mcp-server-22i " + word.format(secret)
+    line = refused(run_cli(["tools", "--mcp", command], env={"PATH": "/usr/bin:/bin", "MY_SERVICE_TOKEN": secret}))
+    assert "no such command" in line and secret not in line and "[redacted]" in line

@@ -190,6 +190,10 @@ def _shown(command: str | list[str], keep: Callable[[str], None], known: Collect
         else:
             shown[at] = hide.word(word)
         at += 1
+    inside = sorted((s for s in secrets if any(s in word for word in shown)), key=len, reverse=True)
+    for secret in inside:  # inside another word (`--url=https://h/?t=SECRET`, `x=SECRET`, `-pSECRET`): hidden too
+        hide.keep(secret)
+        shown = [word.replace(secret, HIDDEN) for word in shown]
     out = [raw if new == old else _quoted(new) for raw, old, new in zip(raws, words, shown)]
     return redact_patterns(" ".join(out))  # a key of a known issuer's shape anywhere else
 
