@@ -58,3 +58,31 @@ def test_a_known_secret_inside_another_word_is_hidden_from_the_command_shown(wor
     command = "no-such-mcp-server-22i " + word.format(secret)
     line = refused(run_cli(["tools", "--mcp", command], env={"PATH": "/usr/bin:/bin", "MY_SERVICE_TOKEN": secret}))
     assert "no such command" in line and secret not in line and "[redacted]" in line
+
+
+# ---- an MCP server's headers: the framing ones are the HTTP client's, as a provider's are ----------------------
+
+@pytest.mark.parametrize("header", ["Content-Length: 5", "transfer-encoding: gzip"])
+def test_a_framing_header_for_an_mcp_server_is_refused_before_connecting(tmp_path, header: str) -> None:
+    """`tools --mcp-url URL -H 'Content-Length: 5'` (and a scenario's `from: {mcp_url, headers}`) went on to the
+    server and ended in httpx's own words once connected ("LocalProtocolError: Too much data for declared
+    Content-Length"), where providers.<id>.headers refuses the same header at its line. No server is started: the
+    URL's port is closed, so a refusal that names the header came before connecting."""
+    import h11
+
+    from cli import refused, run_cli, user_env
+
+    conn = h11.Connection(h11.CLIENT)  # the truth: the HTTP/1.1 writer the SDK's httpx sends through
+    conn.send(h11.Request(method="POST", target="/", headers=[("Host", "x"), ("Content-Length", "5")]))
+    with pytest.raises(h11.LocalProtocolError):
+        conn.send(h11.Data(data=b'{"jsonrpc": "2.0"}'))
+    url = "http://127.0.0.1:9/mcp"
+    name = header.split(":")[0]
+    line = refused(run_cli(["tools", "--mcp-url", url, "-H", header, "--timeout", "5"], env=user_env()))
+    assert name in line and "not set by hand" in line, line
+    scenario = tmp_path / "s.yaml"
+    value = header.split(": ")[1]
+    scenario.write_text(f"tools:\n  - from:\n      mcp_url: {url}\n      headers: {{{name}: '{value}'}}\n"
+                        "messages: [{role: user, content: hi}]\n", encoding="utf-8")
+    line = refused(run_cli(["render", str(scenario), "-p", "openai", "--live-mcp"], env=user_env()))
+    assert f"{scenario}:3:" in line and name in line and "not set by hand" in line, line

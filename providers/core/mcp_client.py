@@ -255,6 +255,12 @@ def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> 
         raise ToolchoiceError(f"mcp_url: {redact_url(url)}: {problem}",
                               hint="send a key in a header: -H 'Authorization: Bearer $TOKEN' (from: headers:), "
                                    "or write the part of the path that holds it as $NAME")
+    from .request_parts import FRAMING_HEADERS
+
+    framing = next((name for name in headers if name.strip().lower() in FRAMING_HEADERS), None)
+    if framing is not None:  # httpx's LocalProtocolError once connected ("Too much data for declared Content-Length")
+        raise ToolchoiceError(f"{who}: header {framing} is written by the HTTP client from the body it sends, not set "
+                              "by hand", hint=f"remove {framing}")
     resolved, header_secrets = resolve_headers(headers, who)
     for name, value in resolved.items():  # the SDK's httpx sends header values as ASCII: its UnicodeEncodeError quoted
         wide = next((at for at, char in enumerate(value, 1) if not char.isascii()), None)  # a character of the value

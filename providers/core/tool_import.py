@@ -68,6 +68,12 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
     if bad is not None:  # what the HTTP client would refuse later, in its own words and without the line
         raise loc.fail(f"from: header {str(bad)!r} is not a header name with a one-line value",
                        "a name of letters, digits and !#$%&'*+-.^_`|~ (RFC 9110 token), a value without line breaks")
+    from .request_parts import FRAMING_HEADERS
+
+    framing = next((n for n in headers if str(n).lower() in FRAMING_HEADERS), None)
+    if framing is not None:  # as a provider's headers: providers.<id>.headers (scenario._check_header)
+        raise loc.fail(f"from: header {framing} is written by the HTTP client from the body it sends, not set by hand",
+                       f"remove {framing} from headers")
     env = value.get("env") or {}
     if not isinstance(env, dict) or not all(isinstance(n, str) and ENV_NAME.fullmatch(n) and isinstance(v, str)
                                             and "\x00" not in v for n, v in env.items()):
