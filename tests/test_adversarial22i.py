@@ -86,3 +86,54 @@ def test_a_framing_header_for_an_mcp_server_is_refused_before_connecting(tmp_pat
                         "messages: [{role: user, content: hi}]\n", encoding="utf-8")
     line = refused(run_cli(["render", str(scenario), "-p", "openai", "--live-mcp"], env=user_env()))
     assert f"{scenario}:3:" in line and name in line and "not set by hand" in line, line
+
+
+# ---- markdown: "@org/team" in a model's answer --------------------------------------------------------------------
+
+# html-pipeline's TeamMentionFilter (github.com/gjtorikian/html-pipeline
+# lib/html_pipeline/node_filter/team_mention_filter.rb TEAM_PATTERN, read 2026-11-28): in each text node outside pre,
+# code, a, style and script, this is a team's @mention (its members notified where the page is posted)
+_TEAM = r"(?<![^\W])@([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9\-_]*)\b"
+
+
+def _teams(markdown: str) -> list[tuple[str, str]]:
+    import re
+    from html.parser import HTMLParser
+
+    import cmarkgfm
+    from cmarkgfm.cmark import Options
+
+    pattern = re.compile(_TEAM, re.IGNORECASE)
+
+    class Nodes(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.open: list[str] = []
+            self.found: list[tuple[str, str]] = []
+
+        def handle_starttag(self, tag: str, attrs: object) -> None:
+            if tag not in ("wbr", "br", "img"):
+                self.open.append(tag)
+
+        def handle_endtag(self, tag: str) -> None:
+            if self.open and self.open[-1] == tag:
+                self.open.pop()
+
+        def handle_data(self, data: str) -> None:
+            if not set(self.open) & {"pre", "code", "a", "style", "script"}:
+                self.found += pattern.findall(data)
+
+    nodes = Nodes()
+    nodes.feed(cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE))
+    return nodes.found
+
+
+@pytest.mark.parametrize("text", ["ask @acme/security now", "@acme/security", "(@acme/on-call)"])
+def test_markdown_text_makes_no_team_mention(text: str) -> None:
+    """The mention escape left `@org/team` as written (read as "an npm package's @scope/name, no user mention"):
+    GitHub reads it as a team's mention, and a model's answer posted in a PR comment notified the whole team."""
+    from toolchoice.cli import markdown_text as md
+
+    assert _teams(text) != []  # the truth can fail: as written, a team mention
+    for written in (md.escaped(text), "| a |\n|---|\n| " + md.cell(text) + " |", "- " + md.line(text)):
+        assert _teams(written) == [], written
