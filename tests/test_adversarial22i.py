@@ -137,3 +137,20 @@ def test_markdown_text_makes_no_team_mention(text: str) -> None:
     assert _teams(text) != []  # the truth can fail: as written, a team mention
     for written in (md.escaped(text), "| a |\n|---|\n| " + md.cell(text) + " |", "- " + md.line(text)):
         assert _teams(written) == [], written
+
+
+# ---- trace: a recorded provider's name is the trace's data, quoted cut ---------------------------------------------
+
+def test_an_unknown_provider_s_long_name_is_quoted_cut(tmp_path) -> None:
+    """A trace's gen_ai.provider.name of 200,000 characters, its calls holding reasoning: trace.provider_unknown and
+    the new trace.reasoning_unknown each quoted it whole (two notes of 200 KB each, in every ledger of the replay)."""
+    from test_trace_reasoning_family import _trace
+
+    from toolchoice.providers.core.trace_scenario import import_trace
+
+    name = "acme." + "x" * 200_000
+    [imported] = import_trace(_trace(tmp_path, name))
+    said = {n.code: n.message for n in imported.notes}
+    assert {"trace.provider_unknown", "trace.reasoning_unknown"} <= set(said)
+    for code in ("trace.provider_unknown", "trace.reasoning_unknown"):
+        assert '"acme.xxx' in said[code] and len(said[code]) < 400, (code, len(said[code]))
