@@ -176,3 +176,24 @@ def test_a_fifo_in_place_of_the_relays_file_does_not_hang_the_listing(tmp_path) 
     assert done.returncode == 0, done.stderr
     assert "name: get_time" in done.stdout
     assert list((tmp_path / "tmp").iterdir()) == []  # the relay's folder removed, FIFO and all
+
+
+# ---- parse: a saved reply holding NaN, now "non-JSON" as send reads it, said why -----------------------------------
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_reply_holding_nan_says_why_it_is_not_json(tmp_path, constant: str) -> None:
+    """A reply whose usage holds NaN (past the body's start the line shows) was "non-JSON response: {...}" with no
+    word of why: the shown start is JSON, and Python's own json.loads reads the whole (the truth, below)."""
+    import json
+
+    from cli import run_cli
+
+    body = ('{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o", "choices": [{"index": '
+            '0, "message": {"role": "assistant", "content": "' + "hi " * 200 + '"}, "finish_reason": "stop"}], '
+            '"usage": {"prompt_tokens": %s, "completion_tokens": 1, "total_tokens": 2}}' % constant)
+    json.loads(body)  # the truth: JSON but for the constant, to Python's permissive reader
+    path = tmp_path / "reply.json"
+    path.write_text(body, encoding="utf-8")
+    done = run_cli(["parse", str(path), "-p", "openai", "-f", "json"], env={"PATH": "/usr/bin:/bin"})
+    error = json.loads(done.stdout)["reply"]["error"]
+    assert "non-JSON response" in error["message"] and constant in error["message"].split(":")[0], error
