@@ -197,3 +197,45 @@ def test_a_reply_holding_nan_says_why_it_is_not_json(tmp_path, constant: str) ->
     done = run_cli(["parse", str(path), "-p", "openai", "-f", "json"], env={"PATH": "/usr/bin:/bin"})
     error = json.loads(done.stdout)["reply"]["error"]
     assert "non-JSON response" in error["message"] and constant in error["message"].split(":")[0], error
+
+
+# ---- render -f curl: a header's $ as send reads it ------------------------------------------------------------------
+
+def test_a_curl_header_sends_what_send_sends(tmp_path) -> None:
+    """Header values holding ${MY_TOKEN} (a placeholder send reads, --allow-env), $Home and $MY_TOKENx (no placeholder:
+    sent as written): the curl wrote \\${MY_TOKEN} (sent as written, not the value) and left $Home and $MY_TOKENx to
+    the shell (sent empty). The truth: the headers a real server on 127.0.0.1 received from send, and bash's reading
+    of the curl's -H words."""
+    import shutil
+    import subprocess
+
+    from cli import run_cli
+    from servers import Step, StandIn
+
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("no bash")
+    values = {"X-A": "${MY_TOKEN}", "X-B": "$Home", "X-C": "$MY_TOKENx and $MY_TOKEN!", "X-D": "cost $5 `x`"}
+    path = tmp_path / "s.yaml"
+    headers = ", ".join(f'"{k}": "{v}"' for k, v in values.items())
+    path.write_text("tools:\n  - {name: f, parameters: {type: object}}\ntool_choice: auto\n"
+                    "messages:\n  - {role: user, content: hi}\n"
+                    f"providers:\n  openai:\n    model: gpt-4o\n    headers: {{{headers}}}\n", encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-test-key-0123456789", "MY_TOKEN": "abc"}
+    reply = {"id": "c", "object": "chat.completion", "created": 1, "model": "gpt-4o",
+             "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}]}
+    with StandIn("openai", Step(body=reply)) as server:
+        sent = run_cli(["send", str(path), "-p", "openai", "--base-url", server.base_url(), "--retries", "0",
+                        "--allow-env", "MY_TOKEN"], env=env)
+        assert sent.returncode == 0, sent.stderr
+        received = {k: server.requests[0].headers[k.lower()] for k in values}
+    assert received["X-A"] == "abc" and received["X-B"] == "$Home"  # the truth holds what this test says of it
+    curl = run_cli(["render", str(path), "-p", "openai", "-f", "curl", "--allow-env", "MY_TOKEN"], env=env)
+    assert curl.returncode == 0, curl.stderr
+    words = [line.strip().removeprefix("-H ").removesuffix(" \\") for line in curl.stdout.splitlines()
+             if line.strip().startswith("-H \"X-")]
+    script = tmp_path / "paste.sh"
+    script.write_text("set -o history -H\n" + "".join(f"printf '%s\\n' {w}\n" for w in words), encoding="utf-8")
+    shown = subprocess.run([bash, str(script)], capture_output=True, text=True, timeout=30,
+                           env={"PATH": "/usr/bin:/bin", "MY_TOKEN": "abc"})
+    assert shown.stdout.splitlines() == [f"{k}: {v}" for k, v in received.items()], shown.stdout + shown.stderr
