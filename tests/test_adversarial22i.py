@@ -239,3 +239,28 @@ def test_a_curl_header_sends_what_send_sends(tmp_path) -> None:
     shown = subprocess.run([bash, str(script)], capture_output=True, text=True, timeout=30,
                            env={"PATH": "/usr/bin:/bin", "MY_TOKEN": "abc"})
     assert shown.stdout.splitlines() == [f"{k}: {v}" for k, v in received.items()], shown.stdout + shown.stderr
+
+
+# ---- tools --mcp-url -H 'X: $TOK': the value read from the environment ---------------------------------------------
+
+@pytest.mark.parametrize("value", ["abc\x1bd", "abc\x7f", " tok5"])
+def test_an_mcp_header_read_from_the_environment_is_checked_as_one_written(value: str) -> None:
+    """A value written on the line with a control is refused (22b); one read from $TOK was not: an ESC went on to the
+    server, and a space at its ends became httpx's "LocalProtocolError: Illegal header value b' tok5'", quoting the
+    value (under 8 characters, which the redactor leaves). The truth: the HTTP/1.1 writer the SDK's httpx sends through
+    refuses such a value, or a real server on 127.0.0.1 received the control."""
+    import h11
+
+    from cli import refused, run_cli, user_env
+    from mcp_http_stub import serving
+
+    if value != value.strip():
+        with pytest.raises(h11.LocalProtocolError):
+            h11.Connection(h11.CLIENT).send(h11.Request(method="GET", target="/",
+                                                        headers=[("Host", "x"), ("X-T", value)]))
+    seen: list[str] = []
+    with serving(lambda headers: [], paths=seen) as url:
+        line = refused(run_cli(["tools", "--mcp-url", url, "-H", "X-T: $TOK", "--timeout", "20"],
+                               env=user_env(TOK=value)))
+    assert "X-T" in line and "control character" in line and value.strip() not in line, line
+    assert seen == []  # refused before any request
