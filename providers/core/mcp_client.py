@@ -268,7 +268,7 @@ def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> 
             raise ToolchoiceError(f"{who}: header {name}'s value holds a non-ASCII character (character {wide} of "
                                   f"{len(value)}), which the MCP SDK's HTTP client cannot send",
                                   hint="check the value: a key copied with a typographic quote or dash?")
-        from .tool_import import HEADER_BREAK  # the check of a value written on the line, for one read from a $NAME
+        from .request_parts import HEADER_BREAK  # the check of a value written on the line, for one read from $NAME
 
         if HEADER_BREAK.search(value) or value != value.strip(" \t"):  # sent on (an ESC) or httpx's error quoting it
             raise ToolchoiceError(f"{who}: header {name}'s value (its $NAME read) holds a control character or a "

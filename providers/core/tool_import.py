@@ -23,6 +23,7 @@ from typing import Any, Callable
 import yaml
 
 from .model import LedgerEntry, ToolchoiceError
+from .request_parts import HEADER_BREAK  # cli/tools_cmd reads it here too
 from .tool_import_entries import Imported, convert, convert_keeping_hosted
 from .tool_import_formats import DataPath, ImportProblem
 from .yaml_input import composed, decoded_text
@@ -34,7 +35,6 @@ __all__ = ["Imported", "ImportProblem", "convert", "import_file", "import_listin
 FROM_KEYS = ("mcp", "mcp_url", "headers", "env", "timeout")
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # what a stdio server's env: may set
 MAX_TIMEOUT = 3600  # seconds: the bound every --timeout has (docs/keys.md)
-HEADER_BREAK = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # a control but tab: RFC 9110 5.5, no field value holds one
 DEFAULT_TIMEOUT = 30.0
 
 
