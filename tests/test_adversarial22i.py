@@ -55,9 +55,12 @@ def test_a_known_secret_inside_another_word_is_hidden_from_the_command_shown(wor
     from cli import refused, run_cli
 
     secret = "q7Zr2mWx9LpT4vKs"  # no issuer's shape: known only as the variable's value
-    command = "no-such-mcp-server-22i " + word.format(secret)
-    line = refused(run_cli(["tools", "--mcp", command], env={"PATH": "/usr/bin:/bin", "MY_SERVICE_TOKEN": secret}))
+    folder = "/srv/mcp-servers-22i"  # $PWD: "pwd" says password in MYSQL_PWD, not in the shell's own variable
+    command = f"no-such-mcp-server-22i {folder}/config.json " + word.format(secret)
+    line = refused(run_cli(["tools", "--mcp", command], env={"PATH": "/usr/bin:/bin", "MY_SERVICE_TOKEN": secret,
+                                                             "PWD": folder}))
     assert "no such command" in line and secret not in line and "[redacted]" in line
+    assert f"{folder}/config.json" in line
 
 
 # ---- an MCP server's headers: the framing ones are the HTTP client's, as a provider's are ----------------------

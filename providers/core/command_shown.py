@@ -109,11 +109,14 @@ def env_secrets(env: Mapping[str, str] | None) -> list[str]:
     return [value for name, value in (env or {}).items() if secret_name(name)]
 
 
+_SHELL_DIRS = frozenset({"PWD", "OLDPWD"})  # the shell's folders: "pwd" says password elsewhere (MYSQL_PWD), not here
+
+
 def known_secrets(known: Collection[str] = ()) -> frozenset[str]:
     """The secrets ``shown_command`` hides wherever they stand: the environment's secret-named values and ``known``,
     each of MIN_SECRET_LENGTH characters or more."""
-    found = {value for name, value in os.environ.items()
-             if len(value) >= MIN_SECRET_LENGTH and _MAYBE_SECRET.search(name) and secret_name(name)}
+    found = {value for name, value in os.environ.items() if len(value) >= MIN_SECRET_LENGTH and
+             name not in _SHELL_DIRS and _MAYBE_SECRET.search(name) and secret_name(name)}
     return frozenset(found | {value for value in known if len(value) >= MIN_SECRET_LENGTH})
 
 
