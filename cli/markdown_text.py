@@ -16,8 +16,9 @@ character an address can hold gets ``<wbr>`` after it: an empty element, allowed
 (html-pipeline's ``SanitizationFilter``), that ends the text node and shows nothing. After the ``@``, not before:
 html-pipeline's ``MentionFilter`` reads ``@name`` at a text node's start as a mention (``(?:^|\\W)@name``, in each text
 node outside code and links), so ``foo<wbr>@bar now`` pinged the user bar, and a bare ``@name`` in a model's answer
-pinged that user where the page was posted; ``@<wbr>name`` is neither a mention nor an address (``@scope/name``, an
-npm package, is no user mention there and stays as written).
+pinged that user where the page was posted; ``@<wbr>name`` is neither a mention nor an address. ``@org/team`` too:
+html-pipeline's ``TeamMentionFilter`` reads it as a team's mention (every member notified), so it is written
+``@<wbr>org/team`` as well (an npm package's ``@scope/name`` shows the same).
 """
 
 from __future__ import annotations
@@ -27,8 +28,7 @@ import re
 _SPECIAL = re.compile(r"[\\`*\[\]<>~&|]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])"
                       r"|(?i:(?<=www)\.|(?:(?<=http)|(?<=https)|(?<=ftp)):(?=//))"  # a www or URL autolink
                       r"|(?<=[\w.+-])(?P<at>@)(?=[\w-])"  # an e-mail autolink
-                      # a user mention: the whole name (no atomic group: Python 3.10 has none), not followed by "/"
-                      r"|(?<![\w.+-])(?P<mention>@)(?=[0-9A-Za-z][0-9A-Za-z-]*(?![0-9A-Za-z/-]))")
+                      r"|(?<![\w.+-])(?P<mention>@)(?=[0-9A-Za-z])")  # a user or team (@org/team) mention
 _BACKTICKS = re.compile(r"`+")
 
 

@@ -413,8 +413,18 @@ def _shell_header(name: str, value: str) -> str:
     """A header argument: double-quoted so $ENV_VAR placeholders expand, everything else literal; a "!" between
     single quotes, where an interactive bash does not expand history (in double quotes it does, and a backslash
     before it stays: the GNU Bash manual, 3.1.2.3 Double Quotes)."""
-    escaped = re.sub(r'(["\\`])', r"\\\1", f"{name}: {value}")
-    escaped = re.sub(r"\$(?![A-Z_][A-Z0-9_]*)", r"\\$", escaped)
+    from toolchoice.providers.core.request_parts import ENV_PLACEHOLDER
+
+    def literal(text: str) -> str:
+        return re.sub(r'(["\\`$])', r"\\\1", text)
+
+    # the placeholders send reads ($NAME, ${NAME}) expand; any other $ is literal, as send sends it: `${NAME}` was
+    # written \${NAME} (sent as written, where send sends the value) and `$Home`, `$NAMEx` expanded (to nothing)
+    parts, last = [literal(f"{name}: ")], 0
+    for found in ENV_PLACEHOLDER.finditer(value):
+        parts += [literal(value[last:found.start()]), found.group(0)]
+        last = found.end()
+    escaped = "".join([*parts, literal(value[last:])])
     return f'"{escaped}"'.replace("!", "\"'!'\"")
 
 

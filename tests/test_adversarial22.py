@@ -233,14 +233,15 @@ def test_a_trace_out_over_a_file_the_save_writes_is_refused_before_sending(tmp_p
 _MENTION = r"(?:^|\W)@((?>[a-z0-9][a-z0-9-]*))(?!/)(?=\.+[ \t\W]|\.+$|[^0-9a-zA-Z_.]|$)"
 
 
-def _mentions(markdown: str) -> list[str]:
+def _mentions(markdown: str, written: str = _MENTION) -> list[str]:
+    """What ``written`` (a mention's pattern) finds in the text nodes GitHub's filters read of ``markdown``."""
     import re
     from html.parser import HTMLParser
 
     import cmarkgfm
     from cmarkgfm.cmark import Options
 
-    pattern = re.compile(_MENTION, re.IGNORECASE)
+    pattern = re.compile(written, re.IGNORECASE)
 
     class Nodes(HTMLParser):
         def __init__(self) -> None:

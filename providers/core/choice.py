@@ -49,10 +49,10 @@ def tool_did_you_mean(name: str, tool_names: list[str] | tuple[str, ...]) -> str
     shares most of its words (a noun 2, a verb of the same kind 1 and the same verb 1 more: `get_order` is
     lookup_order, not refund_order, which difflib ranks first), named where one is clearly first, listed where two or
     three tie; else difflib's."""
-    import difflib
+    from .bounded import close_matches
 
     options = list(tool_names)
-    close = difflib.get_close_matches(name, options, n=2, cutoff=0.8)
+    close = close_matches(name, options, 2, 0.8)
     if len(close) == 1:
         return f"did you mean {close[0]}?"
     words = _words(name)

@@ -109,11 +109,14 @@ def env_secrets(env: Mapping[str, str] | None) -> list[str]:
     return [value for name, value in (env or {}).items() if secret_name(name)]
 
 
+_SHELL_DIRS = frozenset({"PWD", "OLDPWD"})  # the shell's folders: "pwd" says password elsewhere (MYSQL_PWD), not here
+
+
 def known_secrets(known: Collection[str] = ()) -> frozenset[str]:
     """The secrets ``shown_command`` hides wherever they stand: the environment's secret-named values and ``known``,
     each of MIN_SECRET_LENGTH characters or more."""
-    found = {value for name, value in os.environ.items()
-             if len(value) >= MIN_SECRET_LENGTH and _MAYBE_SECRET.search(name) and secret_name(name)}
+    found = {value for name, value in os.environ.items() if len(value) >= MIN_SECRET_LENGTH and
+             name not in _SHELL_DIRS and _MAYBE_SECRET.search(name) and secret_name(name)}
     return frozenset(found | {value for value in known if len(value) >= MIN_SECRET_LENGTH})
 
 
@@ -190,6 +193,10 @@ def _shown(command: str | list[str], keep: Callable[[str], None], known: Collect
         else:
             shown[at] = hide.word(word)
         at += 1
+    inside = sorted((s for s in secrets if any(s in word for word in shown)), key=len, reverse=True)
+    for secret in inside:  # inside another word (`--url=https://h/?t=SECRET`, `x=SECRET`, `-pSECRET`): hidden too
+        hide.keep(secret)
+        shown = [word.replace(secret, HIDDEN) for word in shown]
     out = [raw if new == old else _quoted(new) for raw, old, new in zip(raws, words, shown)]
     return redact_patterns(" ".join(out))  # a key of a known issuer's shape anywhere else
 

@@ -255,6 +255,12 @@ def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> 
         raise ToolchoiceError(f"mcp_url: {redact_url(url)}: {problem}",
                               hint="send a key in a header: -H 'Authorization: Bearer $TOKEN' (from: headers:), "
                                    "or write the part of the path that holds it as $NAME")
+    from .request_parts import FRAMING_HEADERS
+
+    framing = next((name for name in headers if name.strip().lower() in FRAMING_HEADERS), None)
+    if framing is not None:  # httpx's LocalProtocolError once connected ("Too much data for declared Content-Length")
+        raise ToolchoiceError(f"{who}: header {framing} is written by the HTTP client from the body it sends, not set "
+                              "by hand", hint=f"remove {framing}")
     resolved, header_secrets = resolve_headers(headers, who)
     for name, value in resolved.items():  # the SDK's httpx sends header values as ASCII: its UnicodeEncodeError quoted
         wide = next((at for at, char in enumerate(value, 1) if not char.isascii()), None)  # a character of the value
@@ -262,6 +268,12 @@ def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> 
             raise ToolchoiceError(f"{who}: header {name}'s value holds a non-ASCII character (character {wide} of "
                                   f"{len(value)}), which the MCP SDK's HTTP client cannot send",
                                   hint="check the value: a key copied with a typographic quote or dash?")
+        from .request_parts import HEADER_BREAK  # the check of a value written on the line, for one read from $NAME
+
+        if HEADER_BREAK.search(value) or value != value.strip(" \t"):  # sent on (an ESC) or httpx's error quoting it
+            raise ToolchoiceError(f"{who}: header {name}'s value (its $NAME read) holds a control character or a "
+                                  "space at its start or end, which no HTTP header carries",
+                                  hint="set the variable to the value alone: a line ending from a .env file?")
     secrets.update(header_secrets)
     url = read
     mcp = _sdk()

@@ -33,10 +33,17 @@ def keys_of(found: dict[str, None]) -> Keys:
 def read_file(path: str, cap: int) -> Keys:
     """The keys ``mcp_relay.Twice`` wrote to ``path`` (a JSON string a line), at most ``cap`` bytes read (the relay
     writes each key once, fewer bytes than the answers held it twice: ``mcp_reply_bytes`` bounds them)."""
+    import os
+    import stat
+
     first: list[str] = []
     total = 0
-    try:
-        with open(path, "rb") as file:
+    try:  # only the regular file the relay wrote: the server (same user) may have put a FIFO there, whose open
+        # waited for a writer for ever, past every deadline, or a link to another file (an adversarial run)
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+        with open(handle, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                return Keys((), 0)
             for line in file.read(cap).splitlines():
                 try:
                     key = json.loads(line)

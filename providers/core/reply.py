@@ -147,6 +147,20 @@ def _looks_html(text: str) -> bool:
     return start.startswith("<!doctype html") or start.startswith("<html") or "<head" in start or "<body" in start
 
 
+def _constants(text: str) -> list[str]:
+    """NaN, Infinity, -Infinity where ``text`` is JSON but for them (as Python's json.loads reads it), else []."""
+    import json
+
+    if text.lstrip()[:1] not in ("{", "["):
+        return []
+    found: dict[str, None] = {}
+    try:
+        json.loads(text, parse_constant=lambda word: found.setdefault(word))
+    except (ValueError, RecursionError):
+        return []
+    return list(found)
+
+
 def _non_json(status: int | None, text: str) -> ProviderError:
     if not text.strip():
         return ProviderError(status, None, "empty response body")
@@ -155,6 +169,10 @@ def _non_json(status: int | None, text: str) -> ProviderError:
     why = unreadable(text)
     if why is not None:  # JSON, past a bound of this program or of Python's (an integer's digits): said, not "non-JSON"
         return ProviderError(status, "unreadable_reply", f"the body is JSON this program cannot read: {why}")
+    constants = _constants(text)
+    if constants:  # JSON to Python's permissive json.loads: said why it is not (the body's start may not show it)
+        return ProviderError(status, None, f"non-JSON response (it writes {' and '.join(constants)}, which JSON has "
+                             f"no value for: RFC 8259): {_one_line(text, BODY_START)}")
     if _looks_html(text):
         title = _title(text)
         shown = _one_line(_untagged(text), BODY_START)

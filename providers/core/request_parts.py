@@ -255,6 +255,8 @@ ENV_PLACEHOLDER = re.compile(r"\$(?:\{([A-Z_][A-Z0-9_]*)\}|([A-Z_][A-Z0-9_]*))(?
 SCHEME = r"(?:[A-Za-z]{1,20} )?"
 SCHEMED_PLACEHOLDER = re.compile(SCHEME + ENV_PLACEHOLDER.pattern)
 HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP header name: RFC 9110 §5.6.2 token
+HEADER_BREAK = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # a control but tab: RFC 9110 5.5, no field value holds one
+FRAMING_HEADERS = ("content-length", "transfer-encoding")  # RFC 9112 section 6: the client writes them from the body
 
 
 def env_read(ctx: Context, var: str, where: str, reader: str, allowed_then: str = "", refused_then: str = "") -> None:

@@ -23,7 +23,7 @@ from .model import (CUSTOM_TOOL_FIELDS, NATIVE_TOOL_KINDS, SETTINGS_KEYS, TOOL_F
                     ProviderSettings, Scenario, ThinkingSetting, Tool, ToolChoice, ToolchoiceError, WrongArgument)
 from .error_keys import says_no_key
 from .redaction import MIN_SECRET_LENGTH, key_header, key_shapes
-from .request_parts import HEADER_NAME, SCHEME, SCHEMED_PLACEHOLDER, http_url_fault
+from .request_parts import FRAMING_HEADERS, HEADER_NAME, SCHEME, SCHEMED_PLACEHOLDER, http_url_fault
 from .scenario_loop import read_loop
 from .scenario_messages import read_messages, read_system, refuse_foreign_system_key
 from .yaml_input import (Loc as _Loc, Reader as _Reader, composed, key_node as _key_node, read_text,
@@ -347,16 +347,13 @@ _WANTED = {(str,): "a string", (int,): "an integer", (int, float): "a number", (
            (dict,): "a mapping"}
 
 
-_FRAMING = ("content-length", "transfer-encoding")  # RFC 9112 section 6: the message body's framing
-
-
 def _check_header(r: _Reader, pid: str, name_node: yaml.Node, value_node: yaml.Node) -> None:
     """A header that no HTTP client can send is bad input here, not a failure at send time."""
     name, value = r.value(name_node), r.value(value_node)
     if not HEADER_NAME.fullmatch(name):
         raise r.loc(name_node).fail(f"providers.{pid}.headers: {name!r} is not a valid HTTP header name",
                                     "letters, digits and - only")
-    if name.lower() in _FRAMING:  # the client writes them from the body it sends: another value breaks the request
+    if name.lower() in FRAMING_HEADERS:  # the client writes them from the body it sends: another value breaks the request
         raise r.loc(name_node).fail(f"providers.{pid}.headers.{name} is written by the HTTP client from the body it "
                                     "sends, not set by hand", f"remove {name} from providers.{pid}.headers")
     if any(ord(ch) < 32 and ch != "\t" or ord(ch) == 127 for ch in value):

@@ -23,6 +23,7 @@ from typing import Any, Callable
 import yaml
 
 from .model import LedgerEntry, ToolchoiceError
+from .request_parts import HEADER_BREAK  # cli/tools_cmd reads it here too
 from .tool_import_entries import Imported, convert, convert_keeping_hosted
 from .tool_import_formats import DataPath, ImportProblem
 from .yaml_input import composed, decoded_text
@@ -34,7 +35,6 @@ __all__ = ["Imported", "ImportProblem", "convert", "import_file", "import_listin
 FROM_KEYS = ("mcp", "mcp_url", "headers", "env", "timeout")
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # what a stdio server's env: may set
 MAX_TIMEOUT = 3600  # seconds: the bound every --timeout has (docs/keys.md)
-HEADER_BREAK = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # a control but tab: RFC 9110 5.5, no field value holds one
 DEFAULT_TIMEOUT = 30.0
 
 
@@ -68,6 +68,12 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
     if bad is not None:  # what the HTTP client would refuse later, in its own words and without the line
         raise loc.fail(f"from: header {str(bad)!r} is not a header name with a one-line value",
                        "a name of letters, digits and !#$%&'*+-.^_`|~ (RFC 9110 token), a value without line breaks")
+    from .request_parts import FRAMING_HEADERS
+
+    framing = next((n for n in headers if str(n).lower() in FRAMING_HEADERS), None)
+    if framing is not None:  # as a provider's headers: providers.<id>.headers (scenario._check_header)
+        raise loc.fail(f"from: header {framing} is written by the HTTP client from the body it sends, not set by hand",
+                       f"remove {framing} from headers")
     env = value.get("env") or {}
     if not isinstance(env, dict) or not all(isinstance(n, str) and ENV_NAME.fullmatch(n) and isinstance(v, str)
                                             and "\x00" not in v for n, v in env.items()):

@@ -123,12 +123,12 @@ def build(path: Path, run: Trajectory, executed: dict[str, dict[str, Any]] | Non
     pid = provider_id(recorded)
     if pid is None:
         notes.append(LedgerEntry("warning", "trace.provider_unknown",
-                                 f"the recorded provider {json.dumps(recorded)} is not one toolchoice knows: -p decides"))
+                                 f"the recorded provider {_named(recorded)} is not one toolchoice knows: -p decides"))
     elif recorded != pid:
         from .registry import traced_name_note
 
         why = traced_name_note(pid, str(recorded))  # the family's words (its module's TRACED_NAMES)
-        notes.append(LedgerEntry("info", "trace.provider_mapped", f"the recorded provider {json.dumps(recorded)} is "
+        notes.append(LedgerEntry("info", "trace.provider_mapped", f"the recorded provider {_named(recorded)} is "
                                  f"toolchoice's {pid}" + (f" ({why})" if why else "")))
     parallel = first.parallel_tool_calls
     steps: list[dict[str, Any]] = []
@@ -200,6 +200,17 @@ def build(path: Path, run: Trajectory, executed: dict[str, dict[str, Any]] | Non
     return ImportedTrace(data, replies, notes, pid, run)
 
 
+_NAMED = 3  # providers a note names one by one: a trace's calls may each name another
+
+
+def _named(recorded: Any) -> str:
+    """A recorded provider's name as a note quotes it: JSON text, cut at ``bounded.KEY_SHOWN`` (a trace is the
+    server's data: a name of 200,000 characters made a note of 200 KB)."""
+    from .bounded import KEY_SHOWN, cut
+
+    return json.dumps(cut(recorded, KEY_SHOWN) if isinstance(recorded, str) else recorded)
+
+
 def _known_reasoning(calls: list[LlmCall], messages: list[dict[str, Any]], replies: list[dict[str, Any]],
                      notes: list[LedgerEntry]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The messages and replies without the reasoning state of a provider no row is (``family_of``: None): no API's
@@ -217,9 +228,10 @@ def _known_reasoning(calls: list[LlmCall], messages: list[dict[str, Any]], repli
 
     messages, replies = [known(m) for m in messages], [known(r) for r in replies]
     if left:
-        named = list(dict.fromkeys(json.dumps(c.provider) for c in calls
+        named = list(dict.fromkeys(_named(c.provider) for c in calls
                                    if isinstance(c.provider, str) and reasoning_family(c.provider) is None))
-        whose = f"the provider {', '.join(named)}, which toolchoice does not know" if named else \
+        more = f" and {len(named) - _NAMED:,} more" if len(named) > _NAMED else ""
+        whose = f"the provider {', '.join(named[:_NAMED])}{more}, which toolchoice does not know" if named else \
             "a provider the trace does not name"
         notes.append(LedgerEntry("warning", "trace.reasoning_unknown",
                                  f"the recorded reasoning state ({left} item{'s' if left != 1 else ''}) is of {whose}: "
