@@ -1,4 +1,6 @@
-"""The examples each command's --help ends with: what a new user types first, each line whole at 60 columns.
+"""The examples each command's --help ends with: what a new user types first, each command line whole at 80 columns
+(rich wraps a paragraph longer than the help's width, and a command pasted in two pieces runs the first alone);
+the key a mock takes is set on a line of its own for that reason.
 
 `scenario.yaml` is the file `toolchoice init scenario.yaml` writes; `URL` the one `toolchoice mock` prints first.
 The keyless lines are run by tests/test_newuser22.py as written."""
@@ -11,10 +13,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
                "toolchoice render scenario.yaml -p openai --tool-choice required"),
     "send": ("toolchoice send scenario.yaml -p openai",
              "without a key, to the mock (toolchoice mock -p openai prints URL):",
-             "OPENAI_API_KEY=unused toolchoice send scenario.yaml -p openai --base-url URL"),
+             "export OPENAI_API_KEY=unused",
+             "toolchoice send scenario.yaml -p openai --base-url URL"),
     "run": ("toolchoice run scenario.yaml -p openai --dry-run",
             "without a key, to the mock (toolchoice mock -p openai prints URL):",
-            "OPENAI_API_KEY=unused toolchoice run scenario.yaml -p openai --base-url URL --save runs",
+            "export OPENAI_API_KEY=unused",
+            "toolchoice run scenario.yaml -p openai --base-url URL --save runs",
             "toolchoice run scenario.yaml -p anthropic --replay runs"),
     "parse": ("toolchoice parse reply.json -p openai",
               "toolchoice parse reply.json -p openai -s scenario.yaml",
@@ -22,7 +26,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "compare": ("toolchoice compare scenario.yaml -p all",
                 "toolchoice compare scenario.yaml -p openai,anthropic --tool-choice required",
                 "toolchoice compare scenario.yaml -p openai,anthropic --dialect langchain"),
-    "probe": ("toolchoice probe -p openai --base-url http://127.0.0.1:8000/v1 --save caps.json",),
+    "probe": ("toolchoice probe -p openai --base-url URL --save caps.json",
+              "(URL: the server's, e.g. http://127.0.0.1:8000/v1)"),
     "providers": ("toolchoice providers -p gemini",
                   "toolchoice providers --model claude-sonnet-5"),
     "tools": ("toolchoice tools tools.json > tools.yaml",
