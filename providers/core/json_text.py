@@ -267,3 +267,10 @@ def dumps_indented(value: Any) -> str:
             if not _float_spelled_otherwise(text):
                 return text
     return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def extends_list(text: str, before: str) -> bool:
+    """Whether ``text``, a list's ``json.dumps`` text, is the list ``before`` is the text of, or that list's items and
+    more (``json.dumps`` writes ``", "`` between items): where a recorded conversation resumes from the previous
+    call's (``saved_prefix``, ``mock.read_prefix``). The separator is looked at first (``before`` may be megabytes)."""
+    return text == before or (text[len(before) - 1:len(before) + 1] == ", " and text.startswith(before[:-1]))

@@ -21,6 +21,7 @@ import json
 import os
 from typing import Any, Callable
 
+from .json_text import extends_list
 from .model import Scenario
 
 # the last conversation read: (key: the limits, its messages' JSON text, how many, the Reading after them, the values
@@ -52,7 +53,7 @@ def resumed(path: str, data: dict[str, Any], escaped: Callable[[str], str]) -> S
     kept, before, used = 0, Reading(), (0, 0)
     last = _LAST[0] if _LAST else None
     if last is not None and last[0] == key and last[2] and (
-            text == last[1] or text.startswith(last[1][:-1] + ", ")):  # the previous messages, then more
+            extends_list(text, last[1])):  # the previous messages, then more
         kept, before, used = last[2], last[3].copy(), last[4]
     new = conversation[kept:]
     if _json_deeper_than(rest, MAX_DEPTH) or _json_deeper_than({"messages": new}, MAX_DEPTH):

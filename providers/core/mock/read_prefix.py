@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Hashable, Iterator, Protocol, TypeVar
 
+from ..json_text import extends_list
+
 
 class Fold(Protocol):
     def copy(self) -> Any: ...
@@ -68,8 +70,7 @@ def read_on(key: Hashable, messages: list[Any], fresh: Callable[[], S], read: Ca
     found: tuple[str, int, Any] | None = None
     for entry in kept.get(key, ()):
         before, count = entry[0], entry[1]
-        if count and count <= len(messages) and (found is None or count > found[1]) and (
-                text == before or text.startswith(before[:-1]) and text[len(before) - 1:len(before) + 1] == ", "):
+        if count and count <= len(messages) and (found is None or count > found[1]) and extends_list(text, before):
             found = entry
     state, start = (found[2].copy(), found[1]) if found is not None else (fresh(), 0)
     read(state, messages, start)
