@@ -433,11 +433,12 @@ def grouped_findings(ledgers: dict[str, list[LedgerEntry]]) -> list[tuple[str, s
     found: dict[tuple[str, str], tuple[str, list[str], str]] = {}
     for provider, ledger in ledgers.items():
         title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
+        # the title as a word only: Groq's title inside langchain's wrapper name ChatGroq read "Chatthe provider"
+        named = re.compile(rf"(?<!\w){re.escape(title)}(?!\w)") if title else None
         for e in ledger:
             if e.severity == "info":
                 continue
-            # the title as a word only: Groq's title inside langchain's wrapper name ChatGroq read "Chatthe provider"
-            general = re.sub(rf"(?<!\w){re.escape(title)}(?!\w)", "the provider", e.message) if title else e.message
+            general = named.sub("the provider", e.message) if named is not None else e.message
             severity, names, message = found.setdefault((e.code, general), (e.severity, [], e.message))
             if provider not in names:
                 names.append(provider)
