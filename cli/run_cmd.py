@@ -75,7 +75,7 @@ def _reply_calls(reply: Any, text_most: int) -> str:
     parts = []
     for call in reply.tool_calls[:CALLS_SHOWN]:
         args = json.dumps(call.arguments, ensure_ascii=False) if call.arguments is not None else call.raw_arguments
-        parts.append(f"{call.name}({arguments_cut(' '.join((args or '').split()), 40)})")  # cut where an argument ends
+        parts.append(f"{call.name}({arguments_cut(one_spaced(args or ''), 40)})")  # cut where an argument ends
     if len(reply.tool_calls) > CALLS_SHOWN:
         parts.append(f"… and {len(reply.tool_calls) - CALLS_SHOWN:,} more calls (-f json shows all)")
     if reply.server_calls:

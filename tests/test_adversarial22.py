@@ -314,3 +314,22 @@ def test_run_s_trace_out_over_a_file_an_earlier_save_of_the_folder_holds_is_refu
         assert server.requests == []
     line = refused(result)
     assert "--trace-out" in line and "loop.json" in line
+
+
+def test_run_s_calls_cell_writes_out_controls_python_reads_as_spaces(tmp_path: Path) -> None:
+    """The calls cell's arguments went through the same " ".join(text.split()) as the final answer: a U+2028 or
+    U+001C in a call's argument vanished from the step's line (the printer writes each out as \\u2028 ...)."""
+    from servers import Step, StandIn
+
+    call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": '{"q": "a\\u2028b\\u001cc"}'}}
+    body = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o",
+            "choices": [{"index": 0, "finish_reason": "tool_calls",
+                         "message": {"role": "assistant", "content": None, "tool_calls": [call]}}]}
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - {name: f, parameters: {type: object}}\ntool_choice: auto\n"
+                    "messages:\n  - {role: user, content: hi}\nproviders: {openai: {model: gpt-4o}}\n", encoding="utf-8")
+    with StandIn("openai", Step(body=body), Step(body=_text_reply("done"))) as server:
+        result = run_cli(["run", str(path), "-p", "openai", "--base-url", server.base_url(), "--retries", "0"],
+                         env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-test-key-0123456789", "COLUMNS": "200"})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert 'f({"q": "a\\u2028b\\u001cc"})' in result.stdout, result.stdout
