@@ -75,6 +75,17 @@ def test_the_clients_route_every_url_as_httpx_does_with_trust_env(monkeypatch, v
     assert got == [expected] * 3
 
 
+@pytest.mark.parametrize("variables", ENVIRONMENTS, ids=lambda v: ",".join(v) or "none")
+def test_plain_http_only_agrees_with_the_proxies_httpx_takes(monkeypatch, variables):
+    """A plain-http URL makes no TLS connection unless httpx (its own get_environment_proxies) would route
+    it through a proxy; ``NO_PROXY=*`` drops every proxy there, so none is named and no CA bundle is needed."""
+    from httpx._utils import get_environment_proxies
+
+    _set(monkeypatch, variables)
+    httpx_proxies = any(value is not None for value in get_environment_proxies().values())
+    assert http_clients.plain_http_only(["http://127.0.0.1:8080/v1"]) is (not httpx_proxies)
+
+
 def test_a_jobs_clients_read_the_environment_once(monkeypatch):
     """Ten clients for 50 in flight (``CONNECTIONS_PER_CLIENT`` 5): one reading of the proxies, none by
     httpx, when the environment names no proxy; with one, httpx reads it per client, as before."""

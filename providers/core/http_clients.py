@@ -87,14 +87,12 @@ CONNECTIONS_PER_CLIENT = 5
 
 def plain_http_only(urls: Iterable[str], proxies: dict[str, str] | None = None) -> bool:
     """Whether sending to ``urls`` never makes a TLS connection: each is ``http://`` and the
-    environment names no proxy (httpx, with ``trust_env``, takes http/https/all proxies from the
-    environment as ``urllib.request.getproxies`` reads them, and a proxy may be https). ``proxies``:
+    environment names no proxy httpx would take (``_names_a_proxy``: a proxy may be https). ``proxies``:
     ``environment_proxies()`` when already read."""
     from urllib.parse import urlsplit
 
     proxies = environment_proxies() if proxies is None else proxies
-    return all(urlsplit(url).scheme == "http" for url in urls) and not any(
-        proxies.get(scheme) for scheme in ("http", "https", "all"))
+    return all(urlsplit(url).scheme == "http" for url in urls) and not _names_a_proxy(proxies)
 
 
 # Set by the console script when the process is the command's alone (cli/heap.settle): then nothing but
