@@ -512,20 +512,19 @@ def _needles(forms: Iterable[tuple[str, str]]) -> set[str]:
             for form, _ in forms for at in range(0, max(1, len(form) - _BLOCK + 1), _BLOCK)}
 
 
-def _dump(value: Any) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False, default=repr)
-    except (ValueError, RecursionError):
-        return repr(value)
-
-
 def _dumped(value: Any) -> str | None:
-    """``_dump``'s JSON text, None where json.dumps cannot write ``value`` (nested past the stack, a loop, a key that
+    """``value``'s JSON text, None where json.dumps cannot write it (nested past the stack, a loop, a key that
     is no text or number) or anything else raised."""
     try:
         return json.dumps(value, ensure_ascii=False, default=repr)
     except Exception:  # noqa: BLE001 - the walk reads it then, as before
         return None
+
+
+def _dump(value: Any) -> str:
+    """``_dumped``'s text, or ``repr`` where there is none."""
+    dumped = _dumped(value)
+    return repr(value) if dumped is None else dumped
 
 
 def _occurrences(text: str, form: str, name: str) -> Iterable[tuple[int, int, str]]:
