@@ -95,8 +95,9 @@ LEDGER_CODES: dict[str, str] = {
     "thinking.mapped": "the thinking setting sent in the host's field",
     "thinking.disabled_for_choice": "thinking (on by default) sent disabled so a forcing tool_choice is accepted",
     "thinking.always_on": "the model always thinks; thinking: false cannot turn it off",
-    "thinking.choice_documented": "tool_choice auto or none in DeepSeek's thinking mode, which its guide says rejects "
-                                  "tool_choice (the recorded 400s are of forcing values): sent as written",
+    "thinking.choice_documented": "tool_choice auto or none in DeepSeek's thinking mode where rules."
+                                  "tool_choice_with_thinking is false (your override: its API reference takes "
+                                  "them): sent as written",
     "pitfall.deepseek_reasoning_content": "DeepSeek thinking mode needs reasoning_content replayed after tool calls",
     "reasoning.replayed": "assistant turns' reasoning_content sent back as the reply carried it",
     "reasoning.not_taken": "reasoning_content in the history left out: the host takes no reasoning back",

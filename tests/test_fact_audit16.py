@@ -39,7 +39,8 @@ def _codes(t) -> list[str]:
 @pytest.mark.parametrize("model", ["deepseek-v4-flash", "deepseek-v4-pro", "deepseek-flash"])
 @pytest.mark.parametrize("choice", ["auto", "none"])
 def test_auto_and_none_in_default_thinking_are_sent_as_written_and_warned_in_the_guides_words(model, choice):
-    t = _deepseek(choice, f"{{model: {model}}}")
+    # the seventeenth pass (tests/test_fact_audit17.py): the API reference takes them, so only the user's override warns
+    t = _deepseek(choice, f"{{model: {model}, rules: {{tool_choice_with_thinking: false}}}}")
     assert t.request is not None and t.request.body["tool_choice"] == choice
     assert "thinking" not in t.request.body  # nothing changed for the user
     warned = [e for e in t.ledger if e.code == "thinking.choice_documented"]
@@ -48,8 +49,10 @@ def test_auto_and_none_in_default_thinking_are_sent_as_written_and_warned_in_the
 
 
 def test_thinking_set_on_warns_too_and_off_says_nothing():
-    assert "thinking.choice_documented" in _codes(_deepseek("none", "{model: deepseek-v4-flash, thinking: true}"))
-    off = _deepseek("none", "{model: deepseek-v4-flash, thinking: false}")
+    override = "rules: {tool_choice_with_thinking: false}"
+    assert "thinking.choice_documented" in _codes(_deepseek("none", "{model: deepseek-v4-flash, thinking: true, "
+                                                                    + override + "}"))
+    off = _deepseek("none", "{model: deepseek-v4-flash, thinking: false, " + override + "}")
     assert off.request.body["thinking"] == {"type": "disabled"}
     assert "thinking.choice_documented" not in _codes(off)
 
@@ -64,7 +67,7 @@ def test_the_users_rule_states_the_fact_and_a_forcing_choice_keeps_its_own_handl
 def test_the_guides_words_are_in_the_rules_that_carry_the_fact():
     for model in ("deepseek-v4-flash", "deepseek-v4-pro", "deepseek-flash"):
         fact = model_rules.resolve("deepseek", model)["tool_choice_with_thinking"]
-        assert fact.value is False and GUIDE in fact.rule.source and fact.rule.verified == "2026-11-28"
+        assert fact.value is True and GUIDE in fact.rule.source and fact.rule.verified == "2026-11-28"
 
 
 GEMINI = ("tools:\n  - name: get_weather\n    parameters: {type: object, properties: {city: {type: string}}}\n"

@@ -444,10 +444,11 @@ def test_deepseek_thinking_false_allows_forced_choice_without_warning() -> None:
 
 
 def test_deepseek_auto_leaves_thinking_to_the_default() -> None:
-    """Thinking stays at the default; the only thinking code is the guide's warning (tests/test_fact_audit16.py)."""
+    """Thinking stays at the default and nothing is said of it (DeepSeek's API reference takes auto in thinking mode:
+    tests/test_fact_audit17.py)."""
     t = deepseek("tool_choice: auto\n")
     assert "thinking" not in t.request.body
-    assert [c for c in codes(t) if c.startswith("thinking.")] == ["thinking.choice_documented"]
+    assert [c for c in codes(t) if c.startswith("thinking.")] == []
 
 
 DS_HISTORY = """\
@@ -812,7 +813,8 @@ CODE_SCENARIOS: list[tuple[str, str, RenderOptions, set[str]]] = [
     ("deepseek", TOOLS_YAML + "tool_choice: required\nstrict: true\n" + USER_YAML, RenderOptions(),
      {"thinking.disabled_for_choice", "strict.beta_endpoint", "strict.mapped"}),
     ("deepseek", TOOLS_YAML + "tool_choice: auto\n" + DS_HISTORY, RenderOptions(), {"pitfall.deepseek_reasoning_content"}),
-    ("deepseek", TOOLS_YAML + "tool_choice: none\n" + USER_YAML, RenderOptions(), {"thinking.choice_documented"}),
+    ("deepseek", TOOLS_YAML + "tool_choice: none\n" + USER_YAML + "providers:\n  deepseek: {rules: "
+     "{tool_choice_with_thinking: false}}\n", RenderOptions(), {"thinking.choice_documented"}),
     ("openai", TOOLS_YAML + "tool_choice: auto\n" + HISTORY.replace(
         "  - {role: tool, tool_call_id: gSIMJiOkT, content: timeout, is_error: true}\n", ""), RenderOptions(),
      {"history.missing_tool_result"}),  # gSIMJiOkT's result dropped: OpenAI's 400 (openai_history)

@@ -24,12 +24,24 @@ _SDK_WARNS = ("anthropic 2.14.0 _data/models_to_warn_with_thinking_enabled.py (r
               "MODELS_TO_WARN_WITH_THINKING_ENABLED = ['claude-opus-4-6', 'claude-mythos-preview'], on which "
               "resources/messages/messages.py warns and sends: 'Using Claude with {model} and "
               "'thinking.type=enabled' is deprecated. Use 'thinking.type=adaptive' instead'")
-# DeepSeek's own guide says thinking mode refuses tool_choice of every value; the API's recorded 400s are of forcing
-# values only, and none is recorded for auto or none: those are sent and warned, never refused (sixteenth pass)
+# DeepSeek's integration guide says thinking mode refuses tool_choice of every value; its API reference says only
+# required and named choices are refused there, as the recorded 400s show: the API reference wins, so auto and none
+# go out as written with nothing said (seventeenth pass, 2026-11-28; the sixteenth had warned of them on the guide's word)
 _DEEPSEEK_GUIDE = ("api-docs.deepseek.com/quick_start/agent_integrations/oh_my_pi (DeepSeek's integration guide; its "
                    "source deepseek-ai/awesome-deepseek-agent docs/oh-my-pi.md, re-read 2026-11-28 at 9ae3920, "
                    "2026-06-17): '`supportsToolChoice: false` | DeepSeek V4 thinking mode rejects the `tool_choice` "
                    "parameter.'")
+# DeepSeek's API reference (api-docs.deepseek.com/api/create-chat-completion) is not in the stored copies; its words as
+# quoted, the same in each, by public readers found by the code index (read 2026-11-28): a DeepSeek client's notes
+# (read 2026-09-20), two agents' DeepSeek findings marked 'type: official', a tool's DeepSeek wire notes and a Go
+# client's comments ("Disable thinking mode first.")
+_DEEPSEEK_REFERENCE = ("api-docs.deepseek.com/api/create-chat-completion (DeepSeek's API reference, as quoted by public "
+                       "readers found by the code index, read 2026-11-28; the page is not in the stored copies): "
+                       "'`required` and named tool choices are not supported in thinking mode; the API returns a `400` "
+                       "error. Disable thinking mode first to use them.'; reasoning_effort: 'Possible values: [none, low, "
+                       "high, max]. Controls the thinking mode toggle and the thinking effort. none disables thinking "
+                       "mode; low/high/max enable thinking mode.' — the API reference wins over the guide: auto and none "
+                       "are taken in thinking mode; the guide's words: ")
 _EARLIER = "2026-11-23"  # rules not re-checked on 2026-11-26 keep the date their source was last read
 _AUDITED = "2026-11-27"  # re-read at the source in the drift audit (docs/fact-audit.md)
 # After a model's version: no further short version number ("claude-opus-5" is not "claude-opus-5-5"), while a
@@ -358,7 +370,7 @@ RULES: tuple[Rule, ...] = (
          "guides read 2026-11-27)", verified=_AUDITED),
     Rule("deepseek-v4-thinking", ("deepseek",), r"^deepseek-v4-(?:flash|pro)$",
          {"thinking_default": True, "forced_choice_with_thinking": False, "reasoning_replay": True,
-          "tool_choice_with_thinking": False},
+          "tool_choice_with_thinking": True},
          "api-docs.deepseek.com/guides/thinking_mode (re-read 2026-11-27: 'Thinking mode is enabled by default, with "
          "the default effort being high'; '{\"thinking\": {\"type\": \"enabled/disabled\"}}', '{\"reasoning_effort\": "
          "\"low/high/max\"}'; reasoning_content of tool-call turns must be sent back, else 400; the guide names no "
@@ -367,13 +379,13 @@ RULES: tuple[Rule, ...] = (
          "tickernelz/opencode-mem#253, 2026-08-15; deepseek-ai/DeepSeek-V3#1376, 2026-08-21, curl to "
          "api.deepseek.com/chat/completions, deepseek-v4-flash: '400 — Thinking mode does not support this tool_choice' "
          "for tool_choice 'required' and a named function, '200 — returns tool_calls' with the same body plus "
-         "'\"thinking\":{\"type\":\"disabled\"}'); every value, auto and none too: " + _DEEPSEEK_GUIDE,
+         "'\"thinking\":{\"type\":\"disabled\"}'); " + _DEEPSEEK_REFERENCE + _DEEPSEEK_GUIDE,
          verified="2026-11-28"),
     # fifteenth audit pass (2026-11-28): DeepSeek's new id for V4.1 Flash, named by its pricing page; the 400 for a
     # forcing tool_choice in thinking mode recorded for this id on 2026-09-10
     Rule("deepseek-flash-thinking", ("deepseek",), r"^deepseek-flash$",
          {"thinking_default": True, "forced_choice_with_thinking": False, "reasoning_replay": True,
-          "tool_choice_with_thinking": False},
+          "tool_choice_with_thinking": True},
          "api-docs.deepseek.com/zh-cn/quick_start/pricing (read 2026-11-28): model 'deepseek-flash' (version "
          "'DeepSeek-V4.1-Flash-1017'), '思考模式 | 支持非思考与思考模式(默认)' (non-thinking and thinking, thinking the "
          "default), 'Tool Calls | 支持'; '(1) 模型名请使用 deepseek-flash。旧模型名 deepseek-v4-flash、"
@@ -383,8 +395,8 @@ RULES: tuple[Rule, ...] = (
          "effort being high', tool-call turns' reasoning_content must be sent back, else 400; the API's 400 for a forcing "
          "tool_choice in thinking mode on this id, can1357/oh-my-pi#11505 (2026-09-10, the built-in deepseek provider, "
          "deepseek-flash, thinking enabled and tool_choice 'required'): '400 \"Thinking mode does not support this "
-         "tool_choice\" — deepseek-flash misses the tool-choice guard that deepseek-v4-flash has'; every value, auto "
-         "and none too: " + _DEEPSEEK_GUIDE, verified="2026-11-28"),
+         "tool_choice\" — deepseek-flash misses the tool-choice guard that deepseek-v4-flash has'; " + _DEEPSEEK_REFERENCE
+         + _DEEPSEEK_GUIDE, verified="2026-11-28"),
     # ---- Cohere ----
     Rule("cohere-r7b-and-newer", ("cohere",), r"^command-(?:r7b|a)(?:-|$)",
          {"tool_choice": True},
