@@ -26,8 +26,13 @@ def _pasted(command: str, columns: int) -> list[str]:
     """The Examples section's command paragraphs, as printed (lines and all, trailing spaces too)."""
     shown = run_cli([command, "--help"], env=user_env(columns=columns))
     assert shown.returncode == 0, shown.stderr
-    tail = shown.stdout.partition("Examples:")[2]
-    return [block for block in tail.split("\n\n") if block.strip().startswith(("toolchoice ", "export "))]
+    blocks: list[list[str]] = [[]]
+    for line in shown.stdout.partition("Examples:")[2].splitlines():  # paragraphs: apart by a blank line
+        if line.strip():
+            blocks[-1].append(line)
+        elif blocks[-1]:
+            blocks.append([])
+    return ["\n".join(b) for b in blocks if b and b[0].strip().startswith(("toolchoice ", "export "))]
 
 
 def _bash_calls(block: str, where: Path) -> tuple[list[list[str]], str]:
