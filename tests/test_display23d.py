@@ -14,6 +14,9 @@ import pytest
 from servers import StandIn, Step
 
 from cli import refused, run_cli, user_env
+# a chat completion naming "name" twice in its function (get_time first, get_weather last) and "model" twice at its
+# top, as a server wrote it; the scenario forcing get_weather
+from test_duplicate_keys_replies import BODY, SCENARIO
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMANDS = ["render", "send", "run", "parse", "compare", "probe", "providers", "tools", "trace", "schema", "mock",
@@ -67,26 +70,6 @@ def test_each_example_pasted_from_the_help_runs_as_one_command(command: str, col
 
 
 # ---- 2. parse FILE -f json without -s: the reply's duplicate keys in the document --------------------------
-
-# a chat completion whose function names "name" twice (get_time first, get_weather last) and whose top-level object
-# names "model" twice, as a server wrote it
-BODY = (b'{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "first", "model": "last",'
-        b' "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": null,'
-        b' "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_time",'
-        b' "name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}}]}}],'
-        b' "usage": {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8}}')
-SCENARIO = """
-tools:
-  - name: get_weather
-    parameters: {type: object, properties: {city: {type: string}}, required: [city]}
-  - name: get_time
-    parameters: {type: object, properties: {tz: {type: string}}, required: [tz]}
-tool_choice: get_weather
-messages: [{role: user, content: Weather in Paris?}]
-providers:
-  openai: {model: m, base_url: "URL"}
-"""
-
 
 def _named_twice(raw: bytes) -> list[str]:
     """The keys ``raw`` names twice in one object, read by the standard library's own hook."""
