@@ -83,7 +83,7 @@ def test_the_mock_examples_of_send_and_run_then_replay_run_as_written(tmp_path: 
 
 @pytest.mark.parametrize("columns", [80, 60])
 @pytest.mark.parametrize("command", COMMANDS)
-def test_each_example_command_is_one_line_at_80_columns(command: str, columns: int) -> None:
+def test_each_example_command_is_one_line_at_80_and_60_columns(command: str, columns: int) -> None:
     """A command rich wraps onto two lines is pasted in two pieces, and the shell runs the first alone (`run`'s
     mock example, 87 characters with its key, did at 80 columns; at 60 its 65-character line and compare's 75 did):
     each line of an example, its shell continuation's too, is a line of the help as wide as the terminal."""
