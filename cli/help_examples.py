@@ -50,6 +50,6 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
 
 
 def epilog(name: str) -> str | None:
-    """The Examples paragraph of ``name``'s --help (typer keeps an epilog's paragraphs apart, and a paragraph's lines)."""
+    """The Examples paragraph of ``name``'s --help (typer keeps an epilog's paragraphs apart, and their lines)."""
     lines = EXAMPLES.get(name)
     return "\n\n".join(("Examples:", *lines)) if lines else None

@@ -87,7 +87,8 @@ def test_each_example_command_is_one_line_at_80_and_60_columns(command: str, col
     """A command rich wraps onto two lines is pasted in two pieces, and the shell runs the first alone (`run`'s
     mock example, 87 characters with its key, did at 80 columns; at 60 its 65-character line and compare's 75 did):
     each line of an example, its shell continuation's too, is a line of the help as wide as the terminal."""
-    shown = [line.strip(" │") for line in run_cli([command, "--help"], env=user_env(columns=columns)).stdout.splitlines()]
+    help_text = run_cli([command, "--help"], env=user_env(columns=columns)).stdout
+    shown = [line.strip(" │") for line in help_text.splitlines()]
     wide = [part for line in _examples(command) if line.startswith(("toolchoice ", "export "))
             for part in _continued(command, line) if part not in shown]
     assert not wide, wide
