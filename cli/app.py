@@ -11,6 +11,7 @@ import functools
 import importlib
 import io
 import os
+import re
 import sys
 from typing import Any, NoReturn
 
@@ -311,6 +312,24 @@ def _command(name: str | None) -> Any:
     return typer.main.get_command(build([name] if name is not None else None))
 
 
+class _LinesTrimmed:
+    """The help console's stream with each line's end padding (rich pads every line to the width) left out: an
+    example's shell continuation (help_examples) then ends its line with the ``\\`` itself, and its lines pasted
+    from a terminal or a file run as one command (a ``\\`` before spaces escapes a space, and the shell ran the first
+    line alone)."""
+
+    _PADDING = re.compile(r" +(?=(?:\x1b\[[0-9;]*m)*\n)")
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(self._PADDING.sub("", text))
+
+    def __getattr__(self, name: str) -> Any:  # isatty, flush, encoding, fileno: the stream's own
+        return getattr(self._stream, name)
+
+
 def _fold_help_cells() -> None:
     """--help: an option's help text folds a word longer than its column (a dotted key, an example, a variable
     name) onto the next line, where typer's table would cut it with "…" (at 80 columns and below). Only the
@@ -342,6 +361,7 @@ def _fold_help_cells() -> None:
         from .word_breaks import with_rule
 
         console = with_rule(make_console(stderr))
+        console.file = _LinesTrimmed(console.file)
 
         def on_broken_pipe() -> None:
             from .output import point_stdout_at_devnull

@@ -68,7 +68,7 @@ def compare(
     """Compare how one scenario lands on several providers (and, with --send, how each model behaved)."""
     from toolchoice.providers.core import dialects
 
-    from .inputs import refuse_provider_paths, scenario_chose, scenario_with_override
+    from .inputs import options_need, refuse_provider_paths, scenario_chose, scenario_with_override
 
     dialect_name, settings = dialect_settings(dialect, drop_params, active_tools)
     described = dialects.dialect(dialect_name)
@@ -79,7 +79,7 @@ def compare(
         given = [name for name, value in (("--repeat", repeat != 1), ("--min-obeyed", min_obeyed is not None),
                                           ("--save", save is not None)) if value]
         if given:
-            raise ToolchoiceError(f"{', '.join(given)} needs --send (a dry run sends nothing)",
+            raise ToolchoiceError(f"{options_need(given, '--send')} (a dry run sends nothing)",
                                   hint="add --send, or drop " + ", ".join(given))
     refuse_provider_paths(scenario)
     codes: list[tuple[Path, int]] = []

@@ -1,6 +1,8 @@
-"""The examples each command's --help ends with: what a new user types first, each command line whole at 80 columns
-(rich wraps a paragraph longer than the help's width, and a command pasted in two pieces runs the first alone);
-the key a mock takes is set on a line of its own for that reason.
+"""The examples each command's --help ends with: what a new user types first, each command line whole at 80 and 60
+columns (rich wraps a paragraph longer than the help's width, and a command pasted in two pieces runs the first alone);
+the key a mock takes is set on a line of its own for that reason, and a command longer than a 60-column line (58
+characters inside the help's margins) goes on in a shell continuation: `` \\`` at the end of a line, the rest indented
+on the next (the help's lines end there, their padding trimmed: app.py, so that the two lines pasted run as one).
 
 `scenario.yaml` is the file `toolchoice init scenario.yaml` writes; `URL` the one `toolchoice mock` prints first.
 The keyless lines are run by tests/test_newuser22.py as written."""
@@ -10,7 +12,7 @@ from __future__ import annotations
 EXAMPLES: dict[str, tuple[str, ...]] = {
     "render": ("toolchoice render scenario.yaml -p anthropic",
                "toolchoice render scenario.yaml -p gemini -f curl",
-               "toolchoice render scenario.yaml -p openai --tool-choice required"),
+               "toolchoice render scenario.yaml -p openai \\\n    --tool-choice required"),
     "send": ("toolchoice send scenario.yaml -p openai",
              "without a key, to the mock (toolchoice mock -p openai prints URL):",
              "export OPENAI_API_KEY=unused",
@@ -18,14 +20,14 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "run": ("toolchoice run scenario.yaml -p openai --dry-run",
             "without a key, to the mock (toolchoice mock -p openai prints URL):",
             "export OPENAI_API_KEY=unused",
-            "toolchoice run scenario.yaml -p openai --base-url URL --save runs",
+            "toolchoice run scenario.yaml -p openai --base-url URL \\\n    --save runs",
             "toolchoice run scenario.yaml -p anthropic --replay runs"),
     "parse": ("toolchoice parse reply.json -p openai",
               "toolchoice parse reply.json -p openai -s scenario.yaml",
               "(-s: judged against the scenario's tool_choice)"),
     "compare": ("toolchoice compare scenario.yaml -p all",
-                "toolchoice compare scenario.yaml -p openai,anthropic --tool-choice required",
-                "toolchoice compare scenario.yaml -p openai,anthropic --dialect langchain"),
+                "toolchoice compare scenario.yaml -p openai,anthropic \\\n    --tool-choice required",
+                "toolchoice compare scenario.yaml -p openai,anthropic \\\n    --dialect langchain"),
     "probe": ("toolchoice probe -p openai --base-url URL --save caps.json",
               "(URL: the server's, e.g. http://127.0.0.1:8000/v1)"),
     "providers": ("toolchoice providers -p gemini",
@@ -39,7 +41,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
                "toolchoice schema run > run.schema.json"),
     "mock": ("toolchoice mock -p openai --port 8765",
              "then: --base-url http://127.0.0.1:8765/v1"),
-    "proxy": ("toolchoice proxy -p openai --upstream https://api.openai.com/v1",),
+    "proxy": ("toolchoice proxy -p openai \\\n    --upstream https://api.openai.com/v1",),
     "doctor": ("toolchoice doctor",
                "toolchoice doctor scenario.yaml"),
     "init": ("toolchoice init scenario.yaml",
@@ -48,6 +50,6 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
 
 
 def epilog(name: str) -> str | None:
-    """The Examples paragraph of ``name``'s --help (typer keeps an epilog's paragraphs apart, one line each)."""
+    """The Examples paragraph of ``name``'s --help (typer keeps an epilog's paragraphs apart, and their lines)."""
     lines = EXAMPLES.get(name)
     return "\n\n".join(("Examples:", *lines)) if lines else None

@@ -32,6 +32,14 @@ def load_path(path: Path | str, *, live: bool = False, allow_env: Sequence[str] 
         return load_scenario(path)
 
 
+def options_need(given: Sequence[str], needed: str) -> str:
+    """``--a needs --b``, ``--a and --c need --b``: the options given without the one they go with (the verb agrees
+    with them: parse said "--tool-choice, --model needs --scenario")."""
+    if len(given) == 1:
+        return f"{given[0]} needs {needed}"
+    return f"{', '.join(given[:-1])} and {given[-1]} need {needed}"
+
+
 def refuse_provider_paths(paths: Sequence[Path | str]) -> None:
     """``compare s.yaml -p openai anthropic``: the second provider id was taken for a scenario file; said before the
     first scenario is drawn."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Sequence
 
 import typer
 
@@ -81,7 +81,7 @@ def read_body(path: Path) -> tuple[Any, str, tuple[str, ...]]:
 
 
 def json_text(provider: str, reply: Reply, verdict: dict[str, Any] | None, translation: Translation | None,
-              stream: Any, redactor: Any) -> str:
+              stream: Any, redactor: Any, reply_findings: Sequence[Any] = ()) -> str:
     """What ``--format json`` prints: ``parse_json``'s document, redacted (``output.json_document``). Built from the
     values as read where the document's one pass reads each string alone (``Redactor.document_alone``): redacting
     them as data first, as parse did until 2026-11-27, changes no byte there (tests/test_parse_json_one_pass.py) and
@@ -91,11 +91,13 @@ def json_text(provider: str, reply: Reply, verdict: dict[str, Any] | None, trans
 
     from .output import dumps, json_document
 
-    alone = redactor.document_alone(parse_json(provider, reply, verdict, translation, stream), dump=dumps)
+    alone = redactor.document_alone(parse_json(provider, reply, verdict, translation, stream, reply_findings),
+                                    dump=dumps)
     if alone is not None:
         return alone
     shown_reply, shown_verdict, shown_translation = redactor.data((reply, verdict, translation))
-    return json_document(parse_json(provider, shown_reply, shown_verdict, shown_translation, stream), redactor)
+    return json_document(parse_json(provider, shown_reply, shown_verdict, shown_translation, stream, reply_findings),
+                         redactor)
 
 
 def _with_scenario(response: Path, provider: str, tool_choice: Optional[str], model: Optional[List[str]],
@@ -137,7 +139,7 @@ def parse(
     """Normalize a saved reply (tool calls, text, finish reason, usage) and judge it."""
     from toolchoice.providers.core.reply import read_reply
 
-    from .inputs import one_provider
+    from .inputs import one_provider, options_need
 
     provider = one_provider(provider, "parse", "a body is in one provider's format: name that one")
     if scenario is None:
@@ -146,9 +148,9 @@ def parse(
                                           ("--no-emulate", no_emulate), ("--capabilities", capabilities is not None))
                  if given]
         if needs:
-            raise ToolchoiceError(f"{', '.join(needs)} needs --scenario (the request to judge against is built "
-                                  "from it)", hint=_with_scenario(response, provider, tool_choice, model, base_url,
-                                                                  gateway, strict, no_emulate, capabilities))
+            raise ToolchoiceError(f"{options_need(needs, '--scenario')} (the request to judge against is built from "
+                                  "it)", hint=_with_scenario(response, provider, tool_choice, model, base_url, gateway,
+                                                             strict, no_emulate, capabilities))
     translation = None
     judged = None
     if scenario is not None:
@@ -209,7 +211,10 @@ def parse(
     if format is ParseFormat.json:
         from .output import write_json
 
-        write_json(json_text(provider, reply, judged, translation, streamed, redactor))
+        from toolchoice.providers.core.verdict import twice_said
+
+        # the reply's own findings in the document too (the lines above went to stderr alone, `ledger` is the request's)
+        write_json(json_text(provider, reply, judged, translation, streamed, redactor, twice_said(twice)))
     else:
         # redacted before layout: a key wrapped or cut by the table must not survive in pieces
         shown_reply, shown_verdict, shown_translation = redactor.data((reply, judged, translation))

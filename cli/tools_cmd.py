@@ -86,13 +86,15 @@ def tools(
     # each string redacted before the YAML is laid out: a key redacted in the text read back as a list
     # (`description: [redacted]`), a scenario the tools were printed to be pasted into refused
     doc = redactor.data(doc)
-    from .output import yaml_text
+    from .output import yaml_list
 
     # one comment line each: a newline in a message (a tool type or file name from outside) would end the comment
     # and put the rest into the YAML meant to be pasted
     notes = "".join(f"# {e.severity} {e.code}: {e.message}".replace("\r", "\\r").replace("\n", "\\n") + "\n"
                     for e in imported.notes)
-    write(redactor.text(notes + yaml_text(doc)))
+    # yaml_list: yaml_text's bytes, libyaml's emitter where it writes them (a 20 MB MCP description took PyYAML's
+    # Python emitter ~30 s to lay out, ~1.4 us a character; bench/tools_yaml.py)
+    write(redactor.text(notes + yaml_list("tools", doc["tools"])))
 
 
 def _headers(values: list[str]) -> dict[str, str]:

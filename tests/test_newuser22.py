@@ -25,7 +25,13 @@ def _examples(command: str) -> list[str]:
     shown = run_cli([command, "--help"], env=user_env(columns=200))
     assert shown.returncode == 0, shown.stderr
     tail = shown.stdout.partition("Examples:")[2]
-    return [line.strip() for line in tail.splitlines() if "toolchoice " in line or line.strip().startswith("export ")]
+    examples: list[str] = []
+    for line in tail.splitlines():
+        if examples and examples[-1].endswith(" \\"):  # a shell continuation: the command goes on (help_examples)
+            examples[-1] = examples[-1][:-1] + line.strip()
+        elif "toolchoice " in line or line.strip().startswith("export "):
+            examples.append(line.strip())
+    return examples
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -75,13 +81,31 @@ def test_the_mock_examples_of_send_and_run_then_replay_run_as_written(tmp_path: 
     assert (tmp_path / "runs" / "openai" / "loop-001" / "step-01.response.json").is_file()
 
 
+@pytest.mark.parametrize("columns", [80, 60])
 @pytest.mark.parametrize("command", COMMANDS)
-def test_each_example_command_is_one_line_at_80_columns(command: str) -> None:
+def test_each_example_command_is_one_line_at_80_and_60_columns(command: str, columns: int) -> None:
     """A command rich wraps onto two lines is pasted in two pieces, and the shell runs the first alone (`run`'s
-    mock example, 87 characters with its key, did at 80 columns)."""
-    shown = [line.strip(" │") for line in run_cli([command, "--help"], env=user_env(columns=80)).stdout.splitlines()]
-    wide = [line for line in _examples(command) if line not in shown]
+    mock example, 87 characters with its key, did at 80 columns; at 60 its 65-character line and compare's 75 did):
+    each line of an example, its shell continuation's too, is a line of the help as wide as the terminal."""
+    help_text = run_cli([command, "--help"], env=user_env(columns=columns)).stdout
+    shown = [line.strip(" │") for line in help_text.splitlines()]
+    wide = [part for line in _examples(command) if line.startswith(("toolchoice ", "export "))
+            for part in _continued(command, line) if part not in shown]
     assert not wide, wide
+
+
+def _continued(command: str, example: str) -> list[str]:
+    """``example``'s lines as the help writes them at any width (a continuation's ``\\`` ends all but the last)."""
+    shown = run_cli([command, "--help"], env=user_env(columns=400)).stdout.splitlines()
+    lines = [line.strip() for line in shown]
+    for i, line in enumerate(lines):
+        joined, j = line, i
+        while joined.endswith(" \\") and j + 1 < len(lines):
+            j += 1
+            joined = joined[:-1] + lines[j]
+        if joined == example:
+            return lines[i:j + 1]
+    return [example]
 
 
 # ---- 2. a command run without its file said only "Missing argument 'response'" ------------------------------

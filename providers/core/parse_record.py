@@ -3,16 +3,18 @@ line redacts it and prints it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
-from .model import Reply, Translation
+from .model import LedgerEntry, Reply, Translation
 
 
 def parse_json(provider: str, reply: Reply, verdict: dict[str, Any] | None,
-               translation: Translation | None, stream: Any = None) -> dict[str, Any]:
+               translation: Translation | None, stream: Any = None,
+               reply_findings: Sequence[LedgerEntry] = ()) -> dict[str, Any]:
     """What `parse --format json` prints, before redaction: the reply as read (``reply.to_json``), the verdict, and,
     where a scenario was given, the choice asked and sent and the request's ledger; with ``stream``, how the saved
-    stream was assembled (``streaming.assemble_bytes``)."""
+    stream was assembled (``streaming.assemble_bytes``); with ``reply_findings``, what the saved body itself showed
+    (``reply.duplicate_key``: ``ledger`` is the request's, and without a scenario there is no verdict to hold it)."""
     data = {
         "provider": provider,
         "requested_tool_choice": translation.requested_tool_choice if translation is not None else None,
@@ -24,4 +26,6 @@ def parse_json(provider: str, reply: Reply, verdict: dict[str, Any] | None,
     }
     if stream is not None:
         data["stream"] = stream.to_json()
+    if reply_findings:
+        data["reply_findings"] = [e.to_json() for e in reply_findings]
     return data
