@@ -23,6 +23,7 @@ import pytest
 
 from cli import run_cli, user_env
 from sdk_types import missing
+from test_mcp_duplicate_keys import RESULT, _stdio
 
 pytestmark = [pytest.mark.skipif(missing("mcp"), reason="needs the MCP SDK"),
               pytest.mark.skipif(not hasattr(os, "mkfifo") or not Path("/proc/self/fd").is_dir(),
@@ -54,25 +55,22 @@ def inspect(report, tmp):
     with open(report, "w") as out:
         json.dump({"places": len(places), "held": held}, out)
 
+INITIALIZED = '{"protocolVersion": %s, "capabilities": {"tools": {}}, "serverInfo": {"name": "echo", "version": "0"}}'
 for line in sys.stdin:
     message = json.loads(line)
-    if "id" not in message:
+    method, ident = message.get("method"), message.get("id")
+    if ident is None:  # a notification
         continue
-    if message["method"] == "initialize":
-        result = json.dumps({"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
-                             "serverInfo": {"name": "echo", "version": "0"}})
-    elif message["method"] == "tools/list" and mode == "hang":  # an answer to no request, then never the answer
+    if method == "tools/list" and mode == "hang":  # an answer to no request, then never the answer
         sys.stdout.write('{"jsonrpc": "2.0", "id": 9999, "result": %s}\n' % LISTING)
         sys.stdout.flush()
         with open(args[0] + ".part", "w") as mark:
             mark.write(f"{os.getpid()} {os.getppid()}")
         os.rename(args[0] + ".part", args[0])
         time.sleep(600)
-    elif message["method"] == "tools/list":
-        result = open(args[0]).read() if mode == "result" else LISTING
-    else:
-        result = "{}"
-    sys.stdout.write('{"jsonrpc": "2.0", "id": %s, "result": %s}\n' % (json.dumps(message["id"]), result))
+    answers = {"initialize": lambda: INITIALIZED % json.dumps(message["params"]["protocolVersion"]),
+               "tools/list": lambda: LISTING}
+    sys.stdout.write('{"jsonrpc": "2.0", "id": %s, "result": %s}\n' % (json.dumps(ident), answers.get(method, dict)()))
     sys.stdout.flush()
 if mode == "echo":  # stdin closed: the SDK has the listing, the relay has done with it and is still there
     inspect(*args)
@@ -188,8 +186,7 @@ def test_a_folder_a_dead_run_left_is_swept_by_the_next(tmp_path: Path, tmp: Path
         for folder in (dead, live):
             folder.mkdir(mode=0o700)
             os.mkfifo(folder / "twice", 0o600)
-        done = run_cli(["tools", "--mcp", _server(tmp_path, "plain"), "--timeout", "60", "-f", "json"],
-                       env=user_env())
+        done = run_cli(["tools", "--mcp", _stdio(tmp_path, RESULT), "--timeout", "60", "-f", "json"], env=user_env())
         assert done.returncode == 0, done.stderr
         assert sorted(p.name for p in tmp.iterdir()) == [live.name]
         assert (live / "twice").exists()
@@ -209,10 +206,8 @@ def _result(depth: int) -> bytes:
 
 
 def _list(transport: str, tmp_path: Path, result: bytes, env: dict[str, str]) -> tuple[int, str, str]:
-    if transport == "stdio":
-        (tmp_path / "result.json").write_bytes(result)
-        done = run_cli(["tools", "--mcp", _server(tmp_path, "result", tmp_path / "result.json"), "--timeout", "60",
-                        "-f", "json"], env=env)
+    if transport == "stdio":  # the duplicate-keys tests' raw server, answering tools/list with the result as written
+        done = run_cli(["tools", "--mcp", _stdio(tmp_path, result), "--timeout", "60", "-f", "json"], env=env)
         return done.returncode, done.stdout, done.stderr.split(": the tool listing", 1)[-1]
     from mcp_http_stub import serving
 
