@@ -52,15 +52,16 @@ def checks(line: bytes) -> tuple[float, float, float]:
 
     from toolchoice.providers.core.mcp_twice import Watch
 
-    def relay() -> None:
+    def relay() -> None:  # what it writes goes to a file here (the FIFO's reader is toolchoice's thread)
         with tempfile.TemporaryDirectory() as folder:
-            twice = mcp_relay.Twice(os.path.join(folder, "twice"))
+            out = os.open(os.path.join(folder, "twice"), os.O_WRONLY | os.O_CREAT, 0o600)
+            twice = mcp_relay.Twice(out, 100)
             for at in range(0, len(line), mcp_relay.CHUNK):
                 twice.feed(line[at:at + mcp_relay.CHUNK])
-            twice.out.close()
+            os.close(out)
 
     def http() -> None:
-        answer = Watch().answer("application/json")
+        answer = Watch(100).answer("application/json")
         for at in range(0, len(line), 65536):
             answer.feed(line[at:at + 65536])
         answer.end()

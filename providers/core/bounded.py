@@ -5,9 +5,7 @@ a FIFO or socket named where a file is expected is refused without blocking. Onl
 
 from __future__ import annotations
 
-import itertools
 import json
-import operator
 import os
 import re
 import stat
@@ -16,6 +14,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from . import limits
+from .json_last import (KEY_SHOWN, DuplicateKey, cut, key_shown, nests_at_most, no_constant,  # noqa: F401 - the
+                        read_last, unique_keys)  # rest of the code imports these from here, the one reader of input
 from .model import ToolchoiceError
 
 
@@ -200,29 +200,9 @@ def cap_bytes(data: bytes, subject: str, limit: str) -> bytes:
     return data
 
 
-# A JSON string as depth_ok's scan reads one: from a quote to the next unescaped quote, or to the end of the text
-# no possessive quantifier (Python 3.11's): the first way through always matches (a string runs to its closing quote,
-# or to the end), so nothing is tried again
-_STRING = re.compile(rb'"(?:[^"\\]+|\\[\s\S])*(?:"|\\?\Z)')
-_BRACKETS = bytes.maketrans(b"[{]}", b"\x02\x02\x00\x00")  # an opening bracket 2, a closing one 0
-_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
-
-
 def depth_ok(text: str | bytes, limit: int | None = None) -> bool:
-    """Whether JSON text nests at most ``limit`` levels: a scan of its brackets outside strings only (linear, and in C:
-    the strings cut out by a regex, the brackets left a 2 or a 0, the depth after each the running sum less the count,
-    its greatest found by ``max`` over C iterators; a Python loop over each quote cost 1.7 s over a 200-call HAR)."""
-    cap = limits.get("json_depth") if limit is None else limit
-    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    if data.count(b"[") + data.count(b"{") <= cap:
-        return True
-    brackets = _STRING.sub(b"", data).translate(_BRACKETS, _NOT_BRACKETS)
-    return max(map(operator.sub, itertools.accumulate(brackets), itertools.count(1)), default=0) <= cap
-
-
-def no_constant(word: str) -> Any:
-    """``parse_constant`` for json.loads: NaN, Infinity and -Infinity are not JSON (RFC 8259 has no such numbers)."""
-    raise ValueError(f"{word} is not a JSON value")
+    """Whether JSON text nests at most ``limit`` levels (json_depth unless given): ``json_last.nests_at_most``."""
+    return nests_at_most(text, limits.get("json_depth") if limit is None else limit)
 
 
 class Unreadable(ValueError):
@@ -262,53 +242,7 @@ def digits_line(text: str) -> int | None:
     return text.count("\n", 0, found.start()) + 1 if found else None
 
 
-class DuplicateKey(ValueError):
-    """A JSON object naming one key twice. Python's decoder keeps the last value and drops the first without a
-    word (RFC 8259 section 4: "The names within an object SHOULD be unique"; readers differ on which one counts).
-    ``line``: where that object opens in the text, when known."""
-
-    def __init__(self, key: str, line: int | None = None) -> None:
-        super().__init__(f"the key {key_shown(key)} is written twice in one object")
-        self.key = key
-        self.line = line
-
-
-KEY_SHOWN = 120  # characters of a key a message quotes: a key of 200,000 made a warning line of 200 KB
 TWICE_SAID = 20  # keys a server's JSON names twice said one by one (a stream, a reply); then one line for the rest
-
-
-def cut(text: str, most: int) -> str:
-    """``text`` as a message quotes it, at most ``most`` characters: past them, its first ``most`` - 1 and "…" (the
-    cut marked). The one end-cut of a quoted text; the forms that keep a long text's end too say how much they
-    left out (``mock_cmd.bounded``, ``exits._bounded_line``, ``sample_view.shown_head``)."""
-    return text if len(text) <= most else text[:most - 1] + "…"
-
-
-def key_shown(key: str) -> str:
-    """``key`` as a message quotes it: JSON text, a long key cut and the cut marked."""
-    return json.dumps(cut(key, KEY_SHOWN), ensure_ascii=False)
-
-
-def _object(pairs: list[tuple[str, Any]]) -> tuple[dict[str, Any], list[str]]:
-    """An object's pairs as ``json.loads`` makes them (the last of two equal names kept), and each name met again,
-    in order (none, without a walk, when the dict kept every pair)."""
-    out = dict(pairs)
-    again: list[str] = []
-    if len(out) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                again.append(key)
-            seen.add(key)
-    return out, again
-
-
-def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``object_pairs_hook`` for the JSON decoder: the object, or ``DuplicateKey`` when a name comes twice."""
-    out, again = _object(pairs)
-    if again:
-        raise DuplicateKey(again[0])
-    return out
 
 
 _BRACES = re.compile(r'["\\{}]')
@@ -395,33 +329,6 @@ def json_loads_twice(text: str | bytes) -> tuple[Any, tuple[str, ...]]:
     if isinstance(text, bytes):  # as json.loads reads bytes
         text = text.decode(json.detect_encoding(text), "surrogatepass")
     return json_loads(text, _read=lambda t: read_last(t, twice)), tuple(twice)
-
-
-_UNIQUE = json.JSONDecoder(object_pairs_hook=unique_keys, parse_constant=no_constant)  # one decoder, made once:
-# json.loads with an argument makes one a call (a stream's small events paid it each)
-
-
-def read_last(text: str, twice: dict[str, None]) -> Any:
-    """A server's JSON text read as the official SDKs read it: of a key written twice in one object the last
-    is kept, and the key added to ``twice`` (once, in the order the objects close). The one check of a server's
-    JSON that streams (``stream_framing.json_or_none``), replies (``transport``, ``json_loads_twice``) and MCP
-    listings over HTTP share: the text is read once when no key is written twice, once more (collecting) when
-    one is; linear either way. No NaN or Infinity (``no_constant``). Raises what ``json.loads`` raises: a
-    ValueError for text that is not JSON, RecursionError past the interpreter's stack (its callers check the
-    depth first)."""
-    if text.startswith("\ufeff"):  # json.loads's words: a decoder's own read would call it "Expecting value"
-        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-    try:
-        return _UNIQUE.decode(text)
-    except DuplicateKey:
-        pass
-
-    def last(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out, again = _object(pairs)
-        twice.update(dict.fromkeys(again))
-        return out
-
-    return json.JSONDecoder(object_pairs_hook=last, parse_constant=no_constant).decode(text)
 
 
 def keys_twice(data: bytes) -> tuple[str, ...]:

@@ -92,28 +92,22 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
 
     from . import limits, mcp_relay
 
-    import tempfile
+    from .mcp_twice import Channel
 
-    from .mcp_twice import read_file
-
-    try:  # the relay's keys named twice (mcp_twice): a folder of its own, 0700
-        folder = tempfile.mkdtemp(prefix="toolchoice-mcp-")
-    except OSError:  # no temporary folder: listed as before, nothing said
-        folder = ""
-    twice = os.path.join(folder, "twice") if folder else ""
-    # the server runs behind mcp_relay, which passes at most mcp_reply_bytes of its stdout on to the SDK, and stops
-    # the server's process group at the deadline (the SDK's own stop then waited ~4-8 s more)
-    relay = [sys.executable, "-I", "-S", mcp_relay.__file__, *([mcp_relay.TWICE + twice] if twice else []),
-             str(limits.get("mcp_reply_bytes")), str(limits.get("tools")), repr(float(timeout)), program]
-    params = mcp.StdioServerParameters(command=relay[0], args=[*relay[1:], *argv[1:]], cwd=str(cwd) if cwd else None,
-                                       env=extra or None)
     errlog = _StderrTail()
     before = _children()
+    channel = Channel(limits.get("mcp_reply_bytes"))  # the keys the relay finds named twice (mcp_twice)
+    # the server runs behind mcp_relay, which passes at most mcp_reply_bytes of its stdout on to the SDK, and stops
+    # the server's process group at the deadline (the SDK's own stop then waited ~4-8 s more)
+    found = [mcp_relay.TWICE + channel.path, mcp_relay.DEPTH + str(limits.get("json_depth"))] if channel.path else []
+    relay = [sys.executable, "-I", "-S", mcp_relay.__file__, *found, str(limits.get("mcp_reply_bytes")),
+             str(limits.get("tools")), repr(float(timeout)), program]
+    params = mcp.StdioServerParameters(command=relay[0], args=[*relay[1:], *argv[1:]], cwd=str(cwd) if cwd else None,
+                                       env=extra or None)
     try:
         done: dict[str, Any] = {}
         listing = _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog.file)), done=done, who=who),
-                       who, timeout, secrets, done, (lambda: read_file(twice, limits.get("mcp_reply_bytes"))) if twice
-                       else None)
+                       who, timeout, secrets, done, channel.keys)
         short = [value for value, shown in secrets.items() if shown == HIDDEN]  # those the Redactor leaves
         hidden = hide_echoes_data(listing, short) if short else listing
         if hidden != listing:
@@ -144,8 +138,7 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
         raise
     finally:
         errlog.close()
-        if folder:
-            shutil.rmtree(folder, ignore_errors=True)
+        channel.close()
 
 
 def _too_many_tools(who: str) -> ToolchoiceError:
@@ -280,6 +273,7 @@ def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> 
     from mcp.client.streamable_http import streamable_http_client
     import httpx2  # the SDK's HTTP client (a dependency of mcp 2)
 
+    from . import limits
     from .mcp_twice import Watch, keys_of
 
     def connect() -> Awaitable[dict[str, Any]]:
@@ -288,8 +282,8 @@ def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> 
         return _listing(mcp.Client(streamable_http_client(url, http_client=client)), client, done, who)
 
     done: dict[str, Any] = {}
-    watch = Watch()  # the keys its tools/list answers name twice, as their bytes pass
-    return _run(connect, who, timeout, secrets, done, lambda: keys_of(watch.found))
+    watch = Watch(limits.get("json_depth"))  # the keys its tools/list answers name twice, as their bytes pass
+    return _run(connect, who, timeout, secrets, done, lambda: keys_of(watch.found, watch.deep))
 
 
 def _capped_transport(httpx2: Any, who: str, done: dict[str, Any], watch: Any) -> Any:
@@ -385,7 +379,6 @@ async def _listing(client: Any, http: Any = None, done: dict[str, Any] | None = 
     gets the tools once they are all listed, before the session is closed (a server may never answer that).
     A listing still paging after MAX_PAGES, or nested past json_depth (what a tool file is held to), is
     refused: never cut short, or imported deeper than a file could be, without a word."""
-    from . import limits
     from .bounded import depth_ok
 
     tools: list[Any] = []
@@ -402,14 +395,21 @@ async def _listing(client: Any, http: Any = None, done: dict[str, Any] | None = 
                 raise ToolchoiceError(f"{who}: the tool listing did not end after {MAX_PAGES} pages (the server "
                                       "keeps answering with a next cursor)", hint="check the server's pagination")
             if not depth_ok(json.dumps({"tools": tools})):
-                raise ToolchoiceError(f"{who}: the tool listing nests too deeply: more than "
-                                      f"{limits.shown('json_depth')}; {limits.raise_hint('json_depth')}")
+                raise nested_too_deeply(who)
             if done is not None:
                 done["tools"] = tools
     finally:
         if http is not None:
             await http.aclose()
     return {"tools": tools}
+
+
+def nested_too_deeply(who: str) -> ToolchoiceError:
+    """A listing nested past json_depth: refused, as a tool file holding it is (never imported deeper)."""
+    from . import limits
+
+    return ToolchoiceError(f"{who}: the tool listing nests too deeply: more than {limits.shown('json_depth')}; "
+                           f"{limits.raise_hint('json_depth')}")
 
 
 def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float,
@@ -448,6 +448,8 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
                     raise
                 listing = {"tools": done["tools"]}
         keys = twice() if twice is not None else None
+        if keys is not None and keys.deep:  # an answer nested past json_depth (mcp_twice), as a file holding it
+            raise nested_too_deeply(who)
         if keys is not None and keys.total:  # said by tool_import.import_listing (mcp.duplicate_key)
             from .mcp_twice import TWICE
 

@@ -1,5 +1,5 @@
-"""The bound on what a stdio MCP server may answer: ``python -I -S mcp_relay.py [--twice=FILE] CAP TOOLS DEADLINE
-PROGRAM ARGS...``.
+"""The bound on what a stdio MCP server may answer: ``python -I -S mcp_relay.py [--twice=FIFO]
+[--depth=N] CAP TOOLS DEADLINE PROGRAM ARGS...``.
 
 The MCP SDK's ``stdio_client`` starts this relay in the server's place (mcp_client.list_tools_stdio): the
 relay starts the server with the same stdin and stderr, and copies its stdout through, at most CAP bytes
@@ -17,8 +17,14 @@ left in the group. At DEADLINE seconds (toolchoice's own, ``tools --timeout``) t
 the SDK's stop, which began then, waits 2 s for the server to exit once its stdin is closed, then 2 s more after
 SIGTERM before SIGKILL (`tools --mcp "sleep 100" --timeout 2` ended after ~8-10 s); the relay gone, it ends at
 once. A tools/list answer naming a key twice in one object (a tool's ``"name"``, a schema property) is read by the
-SDK as pydantic reads it, the last of the two, without a word: with ``--twice=FILE``, each such key is written to
-FILE once (a JSON string a line, ``Twice``) before the line goes on to the SDK, for mcp_client to say it.
+SDK as pydantic reads it, the last of the two, without a word: with ``--twice=FIFO``, each such key is written to
+the FIFO once (a JSON string a line, ``Twice``) before the line goes on to the SDK, for mcp_client to say it; and
+an answer nested past ``--depth`` (json_depth), ``{"deep": true}``, for mcp_client to refuse it. The FIFO is
+mcp_twice.Channel's, read as it is written: the relay opens it and removes it with its folder before the server
+starts, so no file ever holds what a server wrote (a key may echo a secret it was handed) and nothing is left if
+toolchoice is killed. The check is ``json_last.listing_twice``, toolchoice's own (``bounded.read_last``'s): this
+script imports no package (``-I -S``: neither the server's ``PYTHONPATH`` nor its folder, where the SDK starts it,
+may put a module in place of one it imports; no site, for start-up), so it loads that one file by its path.
 Standard library only, no site.
 """
 
@@ -37,19 +43,28 @@ NOT_UTF8 = "toolchoice: the MCP server wrote bytes that are not UTF-8 on stdout"
 CHUNK = 65536
 
 
-def _spellings(word: str) -> bytes:
-    """A regular expression of ``word`` as a JSON string in any spelling: each character as itself or as its
-    ``\\u00XX`` escape (hex digits in either case), which a JSON reader reads as the same key."""
-    def hexes(c: str) -> bytes:
-        return b"".join(b"[%s%s]" % (h.encode(), h.upper().encode()) if h.isalpha() else h.encode()
-                        for h in f"{ord(c):04x}")
-    return b'"' + b"".join(rb"(?:%s|\\u%s)" % (c.encode(), hexes(c)) for c in word) + b'"'
+def _json_last():  # type: ignore[no-untyped-def]
+    """``json_last``: imported within the package, else (run as a script, or from bench/) loaded by its path."""
+    if __package__:
+        from . import json_last
+        return json_last
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_toolchoice_json_last", os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "json_last.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+json_last = _json_last()
 
 
 TOOL_KEY = b'"inputSchema"'
 # "input\u0053chema" is the same key: it passed uncounted (200,000 tools took 1.1 GB and a minute in the SDK: an
 # adversarial run), so every spelling is counted
-_TOOL_KEYS = re.compile(_spellings("inputSchema"))
+_TOOL_KEYS = re.compile(json_last.spellings("inputSchema").encode())
 _LONGEST = 2 + 6 * len("inputSchema")  # every character escaped
 
 
@@ -62,20 +77,46 @@ def count_tools(chunk: bytes, carry: bytes) -> tuple[int, bytes]:
     return len(found), joined[start:]
 
 
-TWICE = "--twice="  # the relay's own first argument (CAP is a number): never the server's
-_TOOLS_KEY = re.compile(_spellings("tools"))  # a line without it in any spelling is no tools/list answer
+TWICE = "--twice="  # the relay's own options (CAP is a number): never the server's
+DEPTH = "--depth="
+DEEP = {"deep": True}  # the line that says a tools/list answer nests past --depth
+
+
+def channel(path: str) -> int | None:
+    """The FIFO at ``path`` opened to write (its reader, toolchoice, is there: the open does not wait), then
+    removed with its folder, so only the two ends hold it. None when it is not a FIFO (nothing is said then)."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    opened = os.fstat(fd)
+    if not stat.S_ISFIFO(opened.st_mode):
+        os.close(fd)
+        return None
+    os.set_blocking(fd, True)  # toolchoice drains it: a write waits for room, never fails for want of it
+    try:
+        named = os.lstat(path)
+        if (named.st_dev, named.st_ino) == (opened.st_dev, opened.st_ino):
+            os.unlink(path)
+            os.rmdir(os.path.dirname(path))
+    except OSError:  # left to toolchoice (mcp_twice.Channel removes its folder, and a dead run's)
+        pass
+    return fd
 
 
 class Twice:
-    """The keys a tools/list answer (a JSON-RPC result holding ``"tools"``: one line, as MCP's stdio messages are)
-    names twice in one object, each written to ``out`` once, as a JSON string on a line of its own. Linear: each
-    line is joined once and read once, and only when it holds a ``"tools"`` key (the standard library's reader;
-    bounded.read_last's check, which this script cannot import: ``pairs`` as json.loads keeps them, the last)."""
+    """The keys tools/list answers (one line each, as MCP's stdio messages are) name twice in one object, each
+    written to ``out`` once, a JSON string on a line of its own, and ``DEEP`` once for an answer nested past
+    ``depth``. Linear: each line is joined once and read once by ``json_last.listing_twice``."""
 
-    def __init__(self, out: str) -> None:
-        self.out = open(out, "a", encoding="utf-8")  # noqa: SIM115 - written to the relay's end
+    def __init__(self, out: int, depth: int) -> None:
+        self.out: int | None = out
+        self.depth = depth
         self.parts: list[bytes] = []
         self.said: set[str] = set()
+        self.deep = False
 
     def feed(self, chunk: bytes) -> None:
         start = 0
@@ -87,44 +128,31 @@ class Twice:
             self.parts.append(chunk[start:])
 
     def _line(self, line: bytes) -> None:
-        if not _TOOLS_KEY.search(line):
-            return
-        found: dict[str, None] = {}
-
-        def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
-            out = dict(items)
-            if len(out) != len(items):
-                seen: set[str] = set()
-                for key, _ in items:
-                    if key in seen:
-                        found[key] = None
-                    seen.add(key)
-            return out
-
-        try:
-            message = json.loads(line, object_pairs_hook=pairs)
-        except (ValueError, RecursionError):  # the SDK says what it cannot read
-            return
-        result = message.get("result") if isinstance(message, dict) else None
-        if not found or not isinstance(result, dict) or "tools" not in result:
-            return
+        found, deep = json_last.listing_twice(line.decode("utf-8", "replace"), self.depth)
         new = [key for key in found if key not in self.said]
         self.said.update(new)
-        if new:
-            try:
-                self.out.write("".join(json.dumps(key) + "\n" for key in new))
-                self.out.flush()  # before the line reaches the SDK: read once the listing is
-            except OSError:  # a full disk: not said, the listing goes on as before
-                pass
+        lines = [json.dumps(key) + "\n" for key in new]
+        if deep and not self.deep:
+            self.deep = True
+            lines.append(json.dumps(DEEP) + "\n")
+        if lines and self.out is not None:
+            view = memoryview("".join(lines).encode())
+            try:  # before the line reaches the SDK: read once the listing is
+                while view:
+                    view = view[os.write(self.out, view):]
+            except OSError:  # toolchoice is gone (killed): the listing goes on as before
+                self.out = None
 
 
 def main(argv: list[str]) -> int:
-    twice_at = argv.pop(0)[len(TWICE):] if argv and argv[0].startswith(TWICE) else ""
+    options = {}
+    while argv and argv[0].startswith((TWICE, DEPTH)):
+        name, _, value = argv.pop(0).partition("=")
+        options[name + "="] = value
     cap, most_tools, deadline, command = int(argv[0]), int(argv[1]), float(argv[2]), argv[3:]
-    try:
-        twice = Twice(twice_at) if twice_at else None
-    except OSError:  # not said: the listing is read as before
-        twice = None
+    out = channel(options[TWICE]) if options.get(TWICE) else None  # opened and removed before the server starts
+    depth = int(options.get(DEPTH) or 0) or sys.maxsize  # json_depth, as mcp_client passes it (none: unchecked)
+    twice = Twice(out, depth) if out is not None else None
     try:
         server = subprocess.Popen(command, stdout=subprocess.PIPE)  # stdin, stderr: the relay's own
     except OSError as exc:

@@ -3,82 +3,167 @@
 The MCP SDK reads each JSON-RPC message with pydantic (mcp 2.3.0 ``mcp/client/stdio.py`` ``_parse_line`` and
 ``mcp/client/streamable_http.py``: ``jsonrpc_message_adapter.validate_json``), which keeps the last of two equal
 names without a word: what is imported is not all the server wrote. The server wrote it, not the user: imported
-as the SDK reads it and said (``mcp.duplicate_key``), as ``reply.duplicate_key`` says a reply's. Over stdio the
-keys are found by ``mcp_relay.Twice`` (the server's bytes pass through it) and read back from its file
-(``read_file``); over HTTP by ``Watch``, on each answer's bytes as the SDK's client receives them, with
-``bounded.read_last``, the check a reply's body is read with. Either way linear: each message read once more.
+as the SDK reads it and said (``mcp.duplicate_key``), as ``reply.duplicate_key`` says a reply's. Either way the
+check is ``json_last.listing_twice`` (``bounded.read_last``, the check a reply's body is read with, after the depth
+a tool file is held to: an answer nested past json_depth is refused, as a file holding it is). Over stdio it runs in
+``mcp_relay.Twice`` (the server's bytes pass through it), which writes what it finds into a FIFO that ``Channel``
+drains; over HTTP in ``Watch``, on each answer's bytes as the SDK's client receives them. Either way linear: each
+message read once more.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from typing import Any, NamedTuple
 
-from .bounded import TWICE_SAID, key_shown, read_last
+from .bounded import TWICE_SAID, key_shown
+from .json_last import listing_twice
 
 TWICE = "_toolchoice_twice"  # the listing's side key (as mcp_client.ECHOED): the keys said, then how many in all
 
 
 class Keys(NamedTuple):
-    """The first ``TWICE_SAID`` keys named twice, in the order met, and how many distinct keys were."""
+    """The first ``TWICE_SAID`` keys named twice, in the order met, and how many distinct keys were; ``deep``: a
+    tools/list answer nested past json_depth (the listing is refused)."""
 
     first: tuple[str, ...]
     total: int
+    deep: bool = False
 
 
-def keys_of(found: dict[str, None]) -> Keys:
-    return Keys(tuple(key for key, _ in zip(found, range(TWICE_SAID))), len(found))
+def keys_of(found: dict[str, None], deep: bool = False) -> Keys:
+    return Keys(tuple(key for key, _ in zip(found, range(TWICE_SAID))), len(found), deep)
 
 
-def read_file(path: str, cap: int) -> Keys:
-    """The keys ``mcp_relay.Twice`` wrote to ``path`` (a JSON string a line), at most ``cap`` bytes read (the relay
-    writes each key once, fewer bytes than the answers held it twice: ``mcp_reply_bytes`` bounds them)."""
-    import os
+PREFIX = "toolchoice-mcp-"  # a channel's folder: PREFIX, the pid of the run that made it, "-", random
+
+
+class Channel:
+    """Where ``mcp_relay.Twice`` writes (``--twice=FIFO``): a FIFO in a folder of its own (0700, named for this
+    process), opened here to read before the relay starts, drained by a thread as it is written (at most ``cap``
+    bytes kept). The relay opens it and removes it with its folder before it starts the server: what it carries is
+    never in a file, and is gone with the two processes that hold it (a SIGKILL included). A folder left by a run
+    killed before its relay opened it (empty but for the FIFO) is removed by the next run (``sweep``). Without a
+    temporary folder or FIFOs (``path`` empty): nothing said, the listing as before."""
+
+    def __init__(self, cap: int) -> None:
+        import tempfile
+        import threading
+
+        self.cap, self.kept, self.path, self.folder = cap, bytearray(), "", ""
+        self.ends: list[int] = []  # the reader, then our own writer
+        try:
+            sweep(tempfile.gettempdir())
+            self.folder = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-")
+            path = os.path.join(self.folder, "twice")
+            os.mkfifo(path, 0o600)
+            self.ends.append(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
+            # our own writer: the reader waits for the relay's lines, not an end, until ``keys`` closes it
+            self.ends.append(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+            os.set_blocking(self.ends[0], True)
+        except (OSError, AttributeError):  # no temporary folder, no FIFOs (os.mkfifo): nothing said
+            self.close()
+            return
+        self.path = path
+        self.thread = threading.Thread(target=self._drain, args=(self.ends[0],), daemon=True)
+        self.thread.start()
+
+    def _drain(self, read: int) -> None:
+        try:
+            while chunk := os.read(read, 65536):
+                if len(self.kept) <= self.cap:
+                    self.kept += chunk[:self.cap + 1 - len(self.kept)]
+        except OSError:
+            pass
+        finally:
+            os.close(read)
+
+    def keys(self) -> Keys:
+        """What the relay wrote, once it is gone (the SDK stopped it): our writer closed, the rest read to its end
+        (a relay still there at its deadline: what it wrote so far)."""
+        if not self.path:
+            return Keys((), 0)
+        self._close_writer()
+        self.thread.join(timeout=2)
+        first: list[str] = []
+        total, deep = 0, False
+        for line in bytes(self.kept[:self.cap]).splitlines():
+            try:
+                key = json.loads(line)
+            except ValueError:  # a line cut at the cap
+                continue
+            if key == {"deep": True}:  # mcp_relay.DEEP
+                deep = True
+            elif isinstance(key, str):
+                total += 1
+                if len(first) < TWICE_SAID:
+                    first.append(key)
+        return Keys(tuple(first), total, deep)
+
+    def _close_writer(self) -> None:
+        if len(self.ends) == 2:
+            os.close(self.ends.pop())
+
+    def close(self) -> None:
+        """Our writer closed (the reader ends with the relay), and the folder removed if the relay left it."""
+        import shutil
+
+        self._close_writer()
+        if not self.path:  # the thread never started: the reader is ours to close
+            for end in self.ends:
+                os.close(end)
+            self.ends.clear()
+        if self.folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def sweep(tmp: str) -> None:
+    """Remove the channel folders (``PREFIX``) in ``tmp`` of this user's runs that are no longer running: a run
+    killed between making its folder and its relay's start left it (a FIFO, which never held anything)."""
+    import shutil
     import stat
 
-    first: list[str] = []
-    total = 0
-    try:  # only the regular file the relay wrote: the server (same user) may have put a FIFO there, whose open
-        # waited for a writer for ever, past every deadline, or a link to another file (an adversarial run)
-        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
-        with open(handle, "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-                return Keys((), 0)
-            for line in file.read(cap).splitlines():
-                try:
-                    key = json.loads(line)
-                except ValueError:  # a line cut at the cap
-                    continue
-                total += 1
-                if len(first) < TWICE_SAID and isinstance(key, str):
-                    first.append(key)
+    try:
+        entries = [entry for entry in os.scandir(tmp) if entry.name.startswith(PREFIX)]
     except OSError:
-        pass
-    return Keys(tuple(first), total)
+        return
+    for entry in entries:
+        pid = entry.name[len(PREFIX):].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # running (or a pid taken again since: left)
+        except ProcessLookupError:
+            pass
+        except OSError:  # another user's process: running
+            continue
+        try:
+            found = os.lstat(entry.path)
+        except OSError:
+            continue
+        if stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid():
+            shutil.rmtree(entry.path, ignore_errors=True)
 
 
 class Watch:
     """The keys the tools/list answers of one HTTP session name twice, found as each answer's bytes pass: a JSON
-    body read once it ends, an event stream's events as they end (``stream_framing.SSEDecoder``). Only a JSON-RPC
-    result holding ``"tools"`` counts (another message's duplicates change no tool)."""
+    body read once it ends, an event stream's events as they end (``stream_framing.SSEDecoder``), each by
+    ``json_last.listing_twice`` as mcp_relay reads a stdio line; ``deep``: an answer nested past ``depth``."""
 
-    def __init__(self) -> None:
+    def __init__(self, depth: int) -> None:
         self.found: dict[str, None] = {}
+        self.depth = depth
+        self.deep = False
 
     def answer(self, content_type: str) -> "Answer":
         return Answer(self, content_type.split(";")[0].strip().lower())
 
     def message(self, text: str) -> None:
-        found: dict[str, None] = {}
-        try:
-            data = read_last(text, found)
-        except (ValueError, RecursionError):  # the SDK says what it cannot read
-            return
-        for message in data if isinstance(data, list) else [data]:
-            result = message.get("result") if isinstance(message, dict) else None
-            if found and isinstance(result, dict) and "tools" in result:
-                self.found.update(found)
-                return
+        found, deep = listing_twice(text, self.depth)
+        self.found.update(found)
+        self.deep = self.deep or deep
 
 
 class Answer:
