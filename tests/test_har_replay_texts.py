@@ -130,3 +130,38 @@ def test_each_body_decoded_once_with_the_key_hook(monkeypatch: pytest.MonkeyPatc
     trace_har_replay.replay_file(path, None, "openai")
     assert bodies[0] == CALLS
 
+
+
+def test_result_value_kept_within_a_hars_reading() -> None:
+    """``history_wire.result_value``: inside ``resuming()`` each tool result's text is read once; each reading gets
+    its own copy (a rendering that changed one changes no later one), a text that is no JSON is refused each time."""
+    from toolchoice.providers.core import history_wire
+    from toolchoice.providers.core.mock.read_prefix import resuming
+
+    text = '{"ok": true, "n": [1, 2.5, null], "s": "é"}'
+    with resuming():
+        first = history_wire.result_value(text)
+        first["n"].append(3)
+        assert history_wire.result_value(text) == {"ok": True, "n": [1, 2.5, None], "s": "é"}
+        for _ in range(2):
+            with pytest.raises(ValueError):
+                history_wire.result_value('{"a": NaN}')
+        assert history_wire.tool_result_object("[1]") == {"output": [1]}
+
+
+def test_each_tool_result_read_once_over_a_gemini_replay(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The tool results the render-back read as JSON over a 20-call Gemini loop (19 results in the last history):
+    each once, where each call's rendering read every result before it again (twice: the object and its check)."""
+    from toolchoice.providers.core import history_wire
+
+    read = [0]
+    value = history_wire.json_value
+
+    def counted(text: Any) -> Any:
+        read[0] += 1
+        return value(text)
+
+    monkeypatch.setattr(history_wire, "json_value", counted)
+    path = api_loop_har(tmp_path / "loop.har", "gemini", CALLS, KEY)
+    trace_har_replay.replay_file(path, None, "gemini")
+    assert 19 <= read[0] <= 2 * 19, read[0]
