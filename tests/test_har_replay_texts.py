@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import struct
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 import yaml
@@ -21,6 +21,18 @@ from toolchoice.providers.core.yaml_input import whole_characters
 
 CALLS = 20
 KEY = "sk-proj-replayTexts0123456789abcdefABCDEF"
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, weigh: Callable[[Any], int]) -> list[int]:
+    """``module.name`` wrapped for the test: ``weigh`` of its first argument added up in the list returned."""
+    total, function = [0], getattr(module, name)
+
+    def counted(first: Any, *rest: Any) -> Any:
+        total[0] += weigh(first)
+        return function(first, *rest)
+
+    monkeypatch.setattr(module, name, counted)
+    return total
 
 
 def test_whole_characters_hands_a_clean_value_back_when_shared() -> None:
@@ -94,19 +106,14 @@ def test_the_scenario_check_writes_each_calls_data_once(monkeypatch: pytest.Monk
     """The characters ``_check`` and ``resumed`` escaped over a 20-call replay, against the calls' scenario data as
     JSON text: each call's data once (and small parts), where it was written three times and its conversation a
     fourth (~4x)."""
-    escaped = [0]
     texts: list[int] = []
-    escape, check = saved_request._escaped, saved_request._check
-
-    def counted(text: str) -> str:
-        escaped[0] += len(text)
-        return escape(text)
+    check = saved_request._check
 
     def checked(file: Any, data: dict[str, Any], memo: Any = None) -> Any:
         texts.append(len(json.dumps(data, ensure_ascii=False)))
         return check(file, data, memo)
 
-    monkeypatch.setattr(saved_request, "_escaped", counted)
+    escaped = _counting(monkeypatch, saved_request, "_escaped", len)
     monkeypatch.setattr(saved_request, "_check", checked)
     path = api_loop_har(tmp_path / "loop.har", "openai", CALLS, KEY)
     trace_har_replay.replay_file(path, None, "openai")
@@ -118,14 +125,7 @@ def test_each_body_decoded_once_with_the_key_hook(monkeypatch: pytest.MonkeyPatc
     """The request bodies decoded with ``unique_keys`` (a Python call per object, to refuse a key named twice) over a
     20-call replay: each once; a second reading of the same text (follow's, then the import's) found none the first
     time. Was twice."""
-    bodies = [0]
-    unique = bounded.unique_keys
-
-    def counted(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        bodies[0] += any(k == "messages" for k, _ in pairs)
-        return unique(pairs)
-
-    monkeypatch.setattr(bounded, "unique_keys", counted)
+    bodies = _counting(monkeypatch, bounded, "unique_keys", lambda pairs: any(k == "messages" for k, _ in pairs))
     path = api_loop_har(tmp_path / "loop.har", "openai", CALLS, KEY)
     trace_har_replay.replay_file(path, None, "openai")
     assert bodies[0] == CALLS
@@ -154,14 +154,7 @@ def test_each_tool_result_read_once_over_a_gemini_replay(monkeypatch: pytest.Mon
     each once, where each call's rendering read every result before it again (twice: the object and its check)."""
     from toolchoice.providers.core import history_wire
 
-    read = [0]
-    value = history_wire.json_value
-
-    def counted(text: Any) -> Any:
-        read[0] += 1
-        return value(text)
-
-    monkeypatch.setattr(history_wire, "json_value", counted)
+    read = _counting(monkeypatch, history_wire, "json_value", lambda text: 1)
     path = api_loop_har(tmp_path / "loop.har", "gemini", CALLS, KEY)
     trace_har_replay.replay_file(path, None, "gemini")
     assert 19 <= read[0] <= 2 * 19, read[0]
