@@ -5,6 +5,7 @@ around a turn's calls; those from another API family left out, with the ledger s
 from __future__ import annotations
 
 import json
+import marshal
 from typing import Any, Callable
 
 from .bounded import json_value
@@ -53,10 +54,38 @@ def tool_result_object(content: str) -> dict[str, Any]:
     """A tool result as a JSON object for APIs that want one (Gemini, Bedrock): a JSON object is
     used as is, anything else is wrapped as {"output": ...}."""
     try:
-        value = json_value(content)
+        value = result_value(content)
     except ValueError:
         return {"output": content}
     return value if isinstance(value, dict) else {"output": value}
+
+
+_UNREAD = b""  # a text json_value refused (no value marshals to no bytes)
+
+
+def result_value(content: str) -> Any:
+    """``json_value(content)``. Inside a HAR's reading (read_prefix.memo) each call's history is rendered back with
+    the previous call's tool results: each text's value is kept as marshal's bytes (C; each rendering gets its own
+    copy, as a new reading gave), where each was read again a call, a Python pass over every result ~N²/2 times."""
+    kept = memo()
+    if kept is None:
+        return json_value(content)
+    values = kept.setdefault("result_value", {})
+    packed = values.get(content)
+    if packed is None:
+        try:
+            value = json_value(content)
+        except ValueError:
+            values[content] = _UNREAD
+            raise
+        try:
+            values[content] = marshal.dumps(value, 2)
+        except ValueError:  # nested past marshal's bound: read each time
+            pass
+        return value
+    if not packed:
+        raise ValueError("not JSON (read before)")
+    return marshal.loads(packed)
 
 
 def reasoning_for(ctx: Context, family: str, title: str | None = None, *, takes_call_signatures: bool = False) -> bool:

@@ -23,6 +23,7 @@ used when it can promise the same bytes:
 from __future__ import annotations
 
 import json
+import marshal
 import math
 import re
 from typing import Any, Iterator
@@ -274,3 +275,37 @@ def extends_list(text: str, before: str) -> bool:
     more (``json.dumps`` writes ``", "`` between items): where a recorded conversation resumes from the previous
     call's (``saved_prefix``, ``mock.read_prefix``). The separator is looked at first (``before`` may be megabytes)."""
     return text == before or (text[len(before) - 1:len(before) + 1] == ", " and text.startswith(before[:-1]))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_UTF8 = re.compile(b"\xed[\xa0-\xbf]")  # a surrogate as marshal writes a str (UTF-8, surrogatepass)
+
+
+def whole_characters(value: Any, halves: list[int], shared: bool = False) -> Any:
+    """``value`` with each lone surrogate in its strings as U+FFFD, counted in ``halves``: the reader refuses one
+    (``yaml_input.Reader.value``), where a transcript (loop_save) or a saved request (saved_request) holds a reply's
+    JSON \\ud800 escape, which json.loads reads as half a character. A copy (no list or mapping shared, as YAML's
+    dumper would write an alias for one), or with ``shared`` the value itself where it holds none. Most values hold
+    none: marshal's text (C) says so, and is the copy, where a walk in Python over a HAR call's whole history was
+    the replay's costliest pass (bench/README.md, trial23f); a byte pair of a number that looks like one only costs
+    the walk. A value marshal does not write (a subclass, nested past its bound) is walked."""
+    try:
+        packed = marshal.dumps(value, 2)  # version 2: no references, so nothing shared in the copy
+    except ValueError:
+        return _whole_walk(value, halves)
+    if _SURROGATE_UTF8.search(packed) is not None:
+        return _whole_walk(value, halves)
+    return value if shared else marshal.loads(packed)
+
+
+def _whole_walk(value: Any, halves: list[int]) -> Any:
+    if isinstance(value, str):
+        if not _SURROGATE.search(value):
+            return value
+        halves[0] += len(_SURROGATE.findall(value))
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_whole_walk(k, halves): _whole_walk(v, halves) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_whole_walk(v, halves) for v in value]
+    return value

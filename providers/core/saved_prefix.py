@@ -32,10 +32,12 @@ _LAST: list[tuple[tuple[Any, ...], str, int, Any, tuple[int, int]]] = []
 READ_HOOK: list[Callable[[int], None]] = []
 
 
-def resumed(path: str, data: dict[str, Any], escaped: Callable[[str], str]) -> Scenario | None:
+def resumed(path: str, data: dict[str, Any], escaped: Callable[[str], str], messages_text: str | None = None
+            ) -> Scenario | None:
     """The scenario the loader reads from ``escaped(json.dumps(data, ensure_ascii=False))``, read in two parts (the
     module's docstring); None where it is not (``_check`` then reads the whole text). ``escaped``: ``_check``'s
-    escapes of what YAML's reader refuses."""
+    escapes of what YAML's reader refuses; ``messages_text``: ``data["messages"]``'s text so escaped, where known
+    (``data_text``), which holds the conversation's."""
     from . import limits
     from .scenario_messages import LEADING_ROLES, Reading
     from .yaml_input import MAX_DEPTH, MAX_VALUES, _json_deeper_than
@@ -49,7 +51,8 @@ def resumed(path: str, data: dict[str, Any], escaped: Callable[[str], str]) -> S
     conversation = messages[start:]
     rest = {key: (messages[:start] if key == "messages" else value) for key, value in data.items()}
     key = _limits()
-    text = escaped(json.dumps(conversation, ensure_ascii=False))
+    text = _tail(messages_text, escaped(json.dumps(messages[:start], ensure_ascii=False))) if messages_text else None
+    text = text or escaped(json.dumps(conversation, ensure_ascii=False))
     kept, before, used = 0, Reading(), (0, 0)
     last = _LAST[0] if _LAST else None
     if last is not None and last[0] == key and last[2] and (
@@ -103,3 +106,41 @@ def _read(path: str, text: str, reading: Any, characters: int) -> tuple[int, int
 def _limits() -> tuple[Any, ...]:
     """What the loader's bounds read (``limits``: the environment's TOOLCHOICE_LIMIT_* variables)."""
     return tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("TOOLCHOICE_LIMIT")))
+
+
+_MESSAGES = ("saved_prefix", "messages")  # a memo's key no JSON text is: the messages' text kept by data_text
+
+
+def data_text(data: dict[str, Any], memo: dict[Any, Any] | None, escaped: Callable[[str], str]
+              ) -> tuple[str, str | None]:
+    """``escaped(json.dumps(data, ensure_ascii=False))``, and its ``"messages"`` value's text (None where not
+    written apart). ``_check`` reads the same data up to three times a call (``build``, its render-back before and
+    after extra), the messages list unchanged while the other keys change: within one ``memo`` (one call's) that
+    list's text is written once and kept beside it (the list held, so its id is its own), the other values
+    written each time and the text joined as ``json.dumps`` joins a mapping's (``", "``, ``": "``). The escapes are
+    per character, so the pieces escaped are the whole escaped."""
+    messages = data.get("messages")
+    if memo is None or type(messages) is not list or not all(type(k) is str for k in data):
+        return escaped(json.dumps(data, ensure_ascii=False)), None
+    kept = memo.get(_MESSAGES)
+    if kept is None or kept[0] is not messages:
+        kept = memo[_MESSAGES] = (messages, escaped(json.dumps(messages, ensure_ascii=False)))
+    parts = (f"{escaped(json.dumps(k, ensure_ascii=False))}: "
+             f"{kept[1] if k == 'messages' else escaped(json.dumps(v, ensure_ascii=False))}" for k, v in data.items())
+    return "{" + ", ".join(parts) + "}", kept[1]
+
+
+def forget(memo: dict[Any, Any]) -> None:
+    """``memo`` without the scenarios ``_check`` kept in it (the messages' text stays: ``data_text``)."""
+    for key in [k for k in memo if k != _MESSAGES]:
+        del memo[key]
+
+
+def _tail(text: str, lead: str) -> str | None:
+    """The text of a list's items after the first few, from the whole list's ``text`` and those first items' text
+    ``lead`` (both ``json.dumps``'); None where ``text`` does not start with them."""
+    if lead == "[]":
+        return text
+    if not (text.startswith(lead[:-1]) and text[len(lead) - 1:len(lead) + 1] in (", ", "]")):
+        return None
+    return "[" + text[len(lead) + 1:] if text[len(lead) - 1] == "," else "[]"

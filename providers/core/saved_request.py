@@ -275,7 +275,7 @@ def read_request(file: Path, method: str, route_path: str, document: dict[str, A
     # an MCP server's token in the body (a save made by hand or by another tool; ours hold [redacted] there already)
     # is never printed: replaced where the family's MOCK_SECRETS say, and anywhere else it is quoted
     scrubbed = scrub_module(family, document["body"])
-    document = {**document, "body": whole_characters(scrubbed.body, halves := [0])}  # as run --save's transcript
+    document = {**document, "body": whole_characters(scrubbed.body, halves := [0], shared=True)}  # as run --save's transcript
     try:
         read = family.mock_read(document["body"], route, **per_host)
     except MockMalformed as exc:
@@ -528,13 +528,13 @@ def _check(file: Path, data: dict[str, Any], memo: dict[str, Any] | None = None)
     """The scenario the loader reads from ``data``; ``memo``: read once for the same data (``build`` checks it,
     renders it back before extra is known, and again after, when extra is there). The last few read are kept
     (``_READ``): a HAR's call is checked by ``build`` and again by its verdict (trace_har.verdict_of), the same text."""
-    from .saved_prefix import resumed
+    from .saved_prefix import data_text, forget, resumed
     from .scenario import _loaded
     from .yaml_input import MAX_DEPTH, _json_deeper_than
 
     # JSON text kept readable, but for what YAML's reader refuses (DEL, C1, U+FFFE/FFFF, a lone surrogate) or reads
     # as a line break (NEL, LS, PS: folded in a quoted scalar): escaped, which valid JSON allows in a string
-    text = _escaped(json.dumps(data, ensure_ascii=False))
+    text, messages_text = data_text(data, memo, _escaped)
     if memo is not None and text in memo:
         return memo[text]
     # a tools: [{from: FILE}] reads a file, which may change: read again each time
@@ -542,12 +542,12 @@ def _check(file: Path, data: dict[str, Any], memo: dict[str, Any] | None = None)
     if key is not None and key in _READ:
         scenario = _READ[key]
         if memo is not None:
-            memo.clear()
+            forget(memo)
             memo[text] = scenario
         return scenario
     try:  # json.dumps of data within MAX_DEPTH: libyaml composes it without looking for either bound again
         # (its conversation read on from the previous request's, where it starts with the same messages)
-        scenario = resumed(str(file), data, _escaped) or _loaded(text, str(file),
+        scenario = resumed(str(file), data, _escaped, messages_text) or _loaded(text, str(file),
                                                                  shallow=not _json_deeper_than(data, MAX_DEPTH))
     except ToolchoiceError as exc:
         error = ToolchoiceError(f"{file}: the saved request does not make a valid scenario: {exc.message}",
@@ -556,7 +556,7 @@ def _check(file: Path, data: dict[str, Any], memo: dict[str, Any] | None = None)
             error.hint_parts, error.names = exc.hint_parts, exc.names
         raise error from None
     if memo is not None:
-        memo.clear()
+        forget(memo)
         memo[text] = scenario
     if key is not None:
         while len(_READ) >= 2:  # the texts are a request's whole history: a few only

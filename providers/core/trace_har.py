@@ -210,8 +210,9 @@ def document(har: Har, call: Call) -> dict[str, Any]:
     if not isinstance(text, str):
         raise ToolchoiceError(f"{where(har.file, call.index)}: {call.method} {_path(call.url)} has no "
                               "request.postData.text (the body as sent)", hint="save the HAR with the request bodies")
-    try:  # a text json_value read before is read again without its depth scan (a call's body is read ~5 times)
-        body = json.loads(text, parse_constant=no_constant, object_pairs_hook=unique_keys) if text in har.bodies_read \
+    try:  # a text read before is read again without its depth scan (a call's body is read ~5 times) nor the
+        # Python hook that looked for a key named twice (it found none: the same dicts, json.loads' C objects)
+        body = json.loads(text, parse_constant=no_constant) if text in har.bodies_read \
             else json_loads(text, parse_constant=no_constant, object_pairs_hook=unique_keys)
         if isinstance(har.bodies_read, set):
             har.bodies_read.add(text)

@@ -17,6 +17,7 @@ import yaml
 from . import limits as _limits
 from .bounded import MAX_VALUES  # values read after alias expansion (a file of nested aliases can mean billions)
 from .choice import did_you_mean
+from .json_text import whole_characters  # noqa: F401 - its callers' name for it
 from .model import ToolchoiceError
 
 MAX_BYTES = 8 * 1024 * 1024  # a scenario file; real ones are a few KB, a big tool catalogue well under 1 MB
@@ -325,22 +326,6 @@ def _paired(value: str) -> str:
         return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
     except UnicodeDecodeError:
         return value
-
-
-def whole_characters(value: Any, halves: list[int]) -> Any:
-    """``value`` with each lone surrogate in its strings as U+FFFD, counted in ``halves``: the reader refuses one
-    (``Reader.value``), where a transcript (loop_save) or a saved request (saved_request) holds a reply's JSON \ud800
-    escape, which json.loads reads as half a character."""
-    if isinstance(value, str):
-        if not _SURROGATE.search(value):
-            return value
-        halves[0] += len(_SURROGATE.findall(value))
-        return _SURROGATE.sub("\ufffd", value)
-    if isinstance(value, dict):
-        return {whole_characters(k, halves): whole_characters(v, halves) for k, v in value.items()}
-    if isinstance(value, list):
-        return [whole_characters(v, halves) for v in value]
-    return value
 
 
 # what a JSON string holds as written and YAML reads otherwise: U+0085, U+2028 and U+2029 are YAML 1.1 line breaks

@@ -392,6 +392,6 @@ def _function_response(message: Message, wrapped: list[str], errors: list[str]) 
 
 def _is_json_object(text: str) -> bool:
     try:
-        return isinstance(json_value(text), dict)
+        return isinstance(history_wire.result_value(text), dict)  # kept within a HAR's reading
     except ValueError:
         return False
