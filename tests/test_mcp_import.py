@@ -21,6 +21,7 @@ from toolchoice.providers.core.model import RenderOptions
 from toolchoice.providers.core.registry import translate
 from toolchoice.providers.core.scenario import load_scenario
 
+import mcp_forkserver
 from cli import run_cli
 from sdk_types import missing
 
@@ -31,8 +32,32 @@ SERVER = Path(__file__).resolve().parent / "mcp_server.py"
 TOKEN = "mcp-test-token-5e1d77"
 
 
+# The SDK's servers (these modes import mcp) are forked from one process that imported it once for the module
+# (tests/mcp_forkserver.py: the same server code on the same descriptors, ~0.7 s of CPU less per server); the raw
+# JSON-RPC servers start as they are, and the SIGTERM, process-tree and memory checks of test_mcp_process_bounds
+# start tests/mcp_server.py itself.
+SDK_MODES = ("stdio", "pages-forever", "deep")  # and "http", the module's streamable-HTTP server
+_forkserver: dict[str, object] = {}
+
+
 def server_command(mode: str, *args: str) -> str:
+    if mode in SDK_MODES and "path" in _forkserver:
+        return shlex.join(mcp_forkserver.command(str(_forkserver["path"]), mode, *args))
     return shlex.join([sys.executable, str(SERVER), mode, *args])
+
+
+@pytest.fixture(scope="module", autouse=True)
+def forkserver(tmp_path_factory: pytest.TempPathFactory):
+    path = str(tmp_path_factory.mktemp("mcp-fork") / "s")
+    process = mcp_forkserver.start(path)
+    _forkserver["path"] = path
+    try:
+        yield path
+    finally:
+        _forkserver.clear()
+        assert process.stdin is not None
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0
 
 
 def toolchoice(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -66,11 +91,11 @@ def check_server_tools(scenario) -> None:
 
 
 @pytest.fixture(scope="module")
-def http_server():
+def http_server(forkserver: str):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    process = subprocess.Popen([sys.executable, str(SERVER), "http", str(port)], stdout=subprocess.DEVNULL,
+    process = subprocess.Popen(mcp_forkserver.command(forkserver, "http", str(port)), stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
@@ -342,3 +367,34 @@ def test_an_http_mcp_server_that_refuses_the_credential_is_named_by_its_status(t
     assert said.startswith(f"toolchoice: error: mcp_url: {url}: the server answered"), line
     assert "-H 'Authorization: Bearer $TOKEN'" in hint, line
     assert TOKEN not in result.stdout + result.stderr
+
+
+def test_a_server_from_the_fork_server_is_what_python_mcp_server_py_starts(forkserver: str, tmp_path: Path) -> None:
+    """tests/mcp_forkserver.py stands in for `python tests/mcp_server.py ARGS` above: the same answer on stdout, the
+    same stderr and exit code, the same arguments and environment, in the caller's directory, and a SIGTERM sent
+    to the command ends the server with it (the exit code says the signal)."""
+    initialize = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "x"}})
+    listing = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+    env = {**os.environ, "MCP_ENV_KEY": "fork-env-7c1"}
+    for args in (["argv", "a b", "--flag"], ["argv", "x", "--crash"], ["crash"], ["string-schema"]):
+        direct, forked = (subprocess.run(argv, input=f"{initialize}\n{listing}\n", capture_output=True, text=True,
+                                         env=env, cwd=tmp_path, timeout=60)
+                          for argv in ([sys.executable, str(SERVER), *args], mcp_forkserver.command(forkserver, *args)))
+        assert (forked.returncode, forked.stdout, forked.stderr) == (direct.returncode, direct.stdout, direct.stderr)
+        assert direct.stdout or direct.stderr, args  # each said something to compare
+    hanging = subprocess.Popen(mcp_forkserver.command(forkserver, "hang", str(tmp_path / "pid")), cwd=tmp_path,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "pid").exists() or not (tmp_path / "pid").read_text():
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    server = int((tmp_path / "pid").read_text())
+    assert server != hanging.pid and Path(f"/proc/{server}/cwd").resolve() == tmp_path.resolve()
+    hanging.terminate()
+    assert hanging.wait(timeout=30) == -15  # SIGTERM: the server's end, passed on as its own
+    hanging.stdin.close()  # (the server no longer reads it)
+    hanging.stdout.close()
+    deadline = time.monotonic() + 30
+    while Path(f"/proc/{server}").exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not Path(f"/proc/{server}").exists()
