@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from cli import run_cli
 
 _ENV = {"PATH": "/usr/bin:/bin", "COLUMNS": "80"}
@@ -103,3 +105,52 @@ def test_a_replayed_reply_file_nested_past_json_depth_is_not_called_not_json(tmp
     assert json.loads(reply.read_text(encoding="utf-8"))["extra"]  # the truth: JSON
     line = refused(run_cli(["run", str(scenario), "-p", "openai", "--replay", str(reply.parent)], env=_ENV))
     assert "not JSON" not in line and "limit json_depth" in line and str(reply) in line
+
+
+# ---- the mock and the proxy: a body nested past what Python's JSON parser reads is said as this program's bound ----
+
+_DEEP_ARRAYS = 5000  # levels: past the C scanner's recursion bound (RecursionError), far below mock_body_bytes
+
+
+def _deep_body() -> bytes:
+    # RFC 8259's grammar: an array holds values, an empty array is a value: the body is JSON at any depth
+    return ('{"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "metadata": '
+            + "[" * _DEEP_ARRAYS + "]" * _DEEP_ARRAYS + "}").encode()
+
+
+def test_the_mock_says_why_it_could_not_read_a_body_nested_past_python_s_parser() -> None:
+    """A body 5,000 levels deep got the API's "We could not parse the JSON body" and a line saying nothing more: the
+    API's words for a client's broken body, where the body is JSON and the bound is this program's (as a number
+    past Python's digit limit is said)."""
+    import httpx
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    with pytest.raises(RecursionError):  # the truth: what the mock reads bodies with gives up on it
+        json.loads(_deep_body())
+    with running_mock("openai") as mock:
+        answered = httpx.post(mock.base_url + "/chat/completions", content=_deep_body(),
+                              headers={"content-type": "application/json"}, timeout=30)
+        [line] = mock.wait_for(1)
+    assert answered.status_code == 400
+    said = " ".join(f["message"] for f in line["findings"])
+    assert "nests deeper than Python's JSON parser reads" in said, line["findings"]
+
+
+def test_the_proxy_says_why_it_passed_a_body_nested_past_python_s_parser_on_unjudged() -> None:
+    import httpx
+
+    from servers import StandIn, Step
+    from toolchoice.providers.core.mock.proxy import ProxyHandler
+    from toolchoice.providers.core.mock.server import Running, Server
+
+    with StandIn("openai", Step.reply("openai")) as upstream:
+        handler = ProxyHandler("openai", upstream.base_url())
+        with Running(Server(handler, bad_request=handler.service.error), handler.module) as proxy:
+            answered = httpx.post(proxy.base_url + "/chat/completions", content=_deep_body(),
+                                  headers={"content-type": "application/json"}, timeout=30)
+            [line] = proxy.wait_for(1)
+        [received] = upstream.requests
+    assert answered.status_code == 200 and received.raw == _deep_body()  # passed on byte for byte
+    said = " ".join(f["message"] for f in line["findings"])
+    assert "nests deeper than Python's JSON parser reads" in said and "unjudged" in said, line["findings"]
