@@ -154,3 +154,22 @@ def test_the_proxy_says_why_it_passed_a_body_nested_past_python_s_parser_on_unju
     assert answered.status_code == 200 and received.raw == _deep_body()  # passed on byte for byte
     said = " ".join(f["message"] for f in line["findings"])
     assert "nests deeper than Python's JSON parser reads" in said and "unjudged" in said, line["findings"]
+
+
+# ---- a scenario .json nested past what YAML's composer takes: JSON, refused as any text past 100 levels ------------
+
+def test_a_scenario_json_nested_600_levels_is_not_called_invalid_json(tmp_path: Path) -> None:
+    """A .json scenario whose tool schema nests 600 levels was "invalid JSON: objects and lists nest too deeply to
+    read", with no word of what to do: it is JSON (Python reads it), refused as one 150 levels deep is, with the same
+    words and hint (a scenario nests at most 100 levels; a deeper schema goes in a from: JSON file)."""
+    from cli import refused
+
+    deep = "[" * 600 + "]" * 600
+    assert json.loads(deep)  # the truth: JSON
+    text = '{"tools": [{"name": "f", "parameters": {"type": "object", "default": ' + deep + '}}]}'
+    json.loads(text)
+    path = tmp_path / "s.json"
+    path.write_text(text, encoding="utf-8")
+    line = refused(run_cli(["render", str(path), "-p", "openai"], env=_ENV))
+    assert f"{path}:1:" in line and "invalid JSON" not in line
+    assert "values nest more than 100 levels deep" in line and "from: JSON file" in line
