@@ -173,3 +173,35 @@ def test_a_scenario_json_nested_600_levels_is_not_called_invalid_json(tmp_path: 
     line = refused(run_cli(["render", str(path), "-p", "openai"], env=_ENV))
     assert f"{path}:1:" in line and "invalid JSON" not in line
     assert "values nest more than 100 levels deep" in line and "from: JSON file" in line
+
+
+# ---- mock --host 127.0.0.2: a loopback address, not "reachable from other machines" ----------------------------------
+
+def test_mock_on_another_loopback_address_is_not_said_reachable_from_other_machines() -> None:
+    """--host 127.0.0.2 (all of 127.0.0.0/8 is this machine's) was warned "the mock is reachable from other machines":
+    only 127.0.0.1, localhost and ::1 were known. The truth: the standard library's ipaddress, and a client on another
+    loopback address gets no answer from it."""
+    import ipaddress
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    import httpx
+
+    assert ipaddress.ip_address("127.0.0.2").is_loopback  # RFC 1122 3.2.1.3
+    process = subprocess.Popen([sys.executable, "-m", "toolchoice", "mock", "-p", "openai", "--host", "127.0.0.2",
+                                "--max-requests", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "COLUMNS": "80"})
+    try:
+        url = process.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.2:"), url
+        port = int(url.rsplit(":", 1)[1].split("/")[0])
+        with pytest.raises(OSError):  # bound to 127.0.0.2 alone: 127.0.0.1 holds nothing there
+            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+        httpx.post(url + "/chat/completions", json={"model": "m", "messages": [{"role": "user", "content": "hi"}]},
+                   timeout=30)
+        _, errors = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert "reachable from other machines" not in errors, errors
