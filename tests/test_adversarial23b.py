@@ -205,3 +205,17 @@ def test_mock_on_another_loopback_address_is_not_said_reachable_from_other_machi
     finally:
         process.kill()
     assert "reachable from other machines" not in errors, errors
+
+
+def test_a_capability_overlay_nested_past_json_depth_names_the_limit(tmp_path: Path) -> None:
+    """--capabilities FILE nesting 150 levels: "the JSON nests too deeply to read", no limit named, where every
+    bound's refusal names it and how to raise it (docs/limits.md)."""
+    from cli import refused
+
+    text = json.dumps({"providers": {"openai": _nested(150)}})
+    assert json.loads(text)  # the truth: JSON
+    overlay = tmp_path / "overlay.json"
+    overlay.write_text(text, encoding="utf-8")
+    scenario = _loop_scenario(tmp_path)
+    line = refused(run_cli(["render", str(scenario), "-p", "openai", "--capabilities", str(overlay)], env=_ENV))
+    assert str(overlay) in line and "limit json_depth" in line and "TOOLCHOICE_LIMIT_JSON_DEPTH" in line
