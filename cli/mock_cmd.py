@@ -90,8 +90,19 @@ def _loopback_warning(host: str, what: str) -> None:
 
         raise ToolchoiceError("--host is empty (an unset variable?)",
                               hint="leave --host out for 127.0.0.1, or give 0.0.0.0 for every interface")
-    if host not in _LOOPBACK:
+    if host not in _LOOPBACK and not _loopback_address(host):
         warning_line(f"--host {host}: the {what} is reachable from other machines; it has no authentication")
+
+
+def _loopback_address(host: str) -> bool:
+    """An address of this machine alone: all of 127.0.0.0/8 and ::1 (RFC 1122 3.2.1.3, RFC 4291 2.5.3), written
+    as ``ipaddress`` reads it (127.0.0.2, 0:0:0:0:0:0:0:1), where the names listed warned of 127.0.0.2."""
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _url_line(url: str) -> None:

@@ -277,7 +277,7 @@ def _not_linked(path: Path) -> Path:
 
 
 def _transcript(base: Path, provider: str) -> Transcript:
-    from .bounded import DuplicateKey, json_loads, no_constant, read_file, unique_keys  # read like any other input
+    from .bounded import DuplicateKey, Unreadable, json_loads, no_constant, read_file, unique_keys  # as any input
     from .model import ToolchoiceError
 
     bodies: dict[int, tuple[int, bytes, str]] = {}
@@ -293,6 +293,8 @@ def _transcript(base: Path, provider: str) -> Transcript:
                                     object_pairs_hook=unique_keys)
             except DuplicateKey as exc:  # json.loads would replay the last of the two and drop the first unsaid
                 raise ToolchoiceError(str(exc), path=str(reply_file), line=exc.line, hint="keep one of them") from None
+            except Unreadable as exc:  # JSON past a bound (json_depth, the digit limit): said, never "not JSON"
+                raise _unreplayable(f": {reply_file} cannot be read: {exc}") from None
             except ValueError as exc:
                 raise _unreplayable(f": {reply_file} is not JSON: {exc}") from None
             if not isinstance(loaded, dict) or not isinstance(loaded.get("reply", {}), dict):

@@ -53,9 +53,8 @@ def _load(path: Path, capabilities: dict[str, Capability]) -> dict[str, Capabili
     try:
         text = decoded_text(read_file(path, "capability"), name, "capability overlay")
         json_value(text)  # an overlay is JSON, bounded in depth (then read again below, for the lines)
-    except TooDeep:
-        raise ToolchoiceError(f"{name}: not a capability overlay: the JSON nests too deeply to read",
-                              hint=_HINT) from None
+    except TooDeep as exc:  # named with its limit, as every bound's refusal is (docs/limits.md)
+        raise ToolchoiceError(f"{name}: not a capability overlay: {exc}", hint=_HINT) from None
     except OSError as exc:
         raise ToolchoiceError(f"{name}: cannot read the capability overlay: {exc.strerror or exc}") from None
     except ValueError as exc:

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from .bounded import json_value
+from .bounded import Unreadable, json_value
 from .choice import did_you_mean
 from .model import HistoryCall, Message, ReasoningItem, ToolchoiceError
 from .yaml_input import Loc as _Loc, Reader as _Reader, key_node as _key_node, only_keys, show as _show
@@ -209,6 +209,8 @@ def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[
                 if isinstance(arguments, str):
                     try:
                         arguments = json_value(arguments)
+                    except Unreadable as exc:  # JSON past a bound (json_depth, the digit limit): said with it
+                        raise r.loc(call["arguments"]).fail(f"arguments cannot be read: {exc}") from None
                     except ValueError:
                         raise r.loc(call["arguments"]).fail("arguments is a string but not JSON", "write a mapping") from None
                 if arguments is None:

@@ -321,12 +321,13 @@ def json_or_none(text: str, depth: int | None = None, twice: set[str] | None = N
 
 def not_json(what: str, text: str) -> Finding:
     """The finding for data that did not parse: ``stream.framing`` for text that is not JSON, ``stream.too_large``
-    for JSON holding an integer past Python's digit limit (``bounded.TooManyDigits``), which is said, never called
-    "not JSON" (the failure path only: the text is parsed again to tell)."""
-    from .bounded import TooManyDigits, unreadable
+    for JSON past what is read (``bounded.Unreadable``: an integer past Python's digit limit, nesting past
+    json_depth), which is said with its limit, never called "not JSON" (the failure path only: the text is parsed
+    again to tell)."""
+    from .bounded import unreadable
 
     why = unreadable(text)
-    if isinstance(why, TooManyDigits):
+    if why is not None:
         return Finding("stream.too_large", f"{what} cannot be read: {why}")
     return Finding("stream.framing", f"{what} is not JSON: {text[:120]!r}")
 

@@ -21,7 +21,7 @@ import json
 from typing import Any, NamedTuple
 
 # the file and its spans (trace_otlp), re-exported: trace_scenario, trace_tool_spans and tests import them from here
-from .trace_otlp import MAX_SPANS, Span, _bounded, any_value, attributes, read_spans  # noqa: F401
+from .trace_otlp import MAX_SPANS, Span, any_value, attributes, read_spans  # noqa: F401
 
 
 class LlmCall(NamedTuple):
@@ -136,10 +136,10 @@ def _json(value: Any) -> Any:
     """A JSON text attribute read (structured values pass as they are); undecodable text stays text, and so does
     an object naming one key twice (json.loads kept the last and dropped the first unsaid): ``_unreadable`` says so."""
     if isinstance(value, str):
-        from .bounded import unique_keys
+        from .bounded import json_loads, unique_keys
 
-        try:
-            return _bounded(json.loads(value, object_pairs_hook=unique_keys), "an attribute")
+        try:  # held to json_depth as it is read: text nested deeper stays text, and _unreadable names the limit
+            return json_loads(value, object_pairs_hook=unique_keys)
         except (ValueError, RecursionError):
             return value
     return value
@@ -371,10 +371,13 @@ def _unreadable(span: Span) -> tuple[str, ...]:
     places += [(f"{name} {key}", attrs.get(key)) for name, attrs in span.events for key in _JSON_EVENT_KEYS]
     for where, value in places:
         if isinstance(value, str) and value.lstrip()[:1] in ("[", "{") and not isinstance(_json(value), (dict, list)):
-            from .bounded import DuplicateKey, json_loads, key_shown, unique_keys
+            from .bounded import DuplicateKey, Unreadable, json_loads, key_shown, unique_keys
 
             try:
                 json_loads(value, object_pairs_hook=unique_keys)
+            except Unreadable as exc:  # JSON past a bound (json_depth, Python's digits): said with it, not "not JSON"
+                found.append(f"the recorded {where} cannot be read: {exc}: it is not read")
+                continue
             except DuplicateKey as exc:  # the exporter wrote one object with a name twice: which one counts is not said
                 found.append(f"the recorded {where} is JSON whose object at its line {exc.line} names the key "
                              f"{key_shown(exc.key)} twice (RFC 8259: names should be unique; "

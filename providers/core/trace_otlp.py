@@ -3,7 +3,7 @@
 A file is the protobuf JSON mapping of ``ExportTraceServiceRequest`` (``{"resourceSpans": [...]}``, as the
 collector's file exporter and OTLP/HTTP JSON write it), or one such object per line; lines of an OTLP/JSON logs
 export (``{"resourceLogs": [...]}``) join the span their ``gen_ai.*`` event records name. Ids in hex or base64.
-Bounded like every input file: ``file_bytes``, ``MAX_DEPTH`` levels, ``MAX_SPANS`` spans; anything else is one
+Bounded like every input file: ``file_bytes``, ``json_depth`` levels, ``MAX_SPANS`` spans; anything else is one
 line naming the file.
 """
 
@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .model import ToolchoiceError
-from .yaml_input import MAX_DEPTH
 
 MAX_SPANS = 100_000  # spans read from one file; an agent run has tens
 
@@ -92,20 +91,6 @@ def read_spans(path: Path) -> list[Span]:
 
 def _reason(exc: Exception) -> str:
     return (str(exc).splitlines() or [type(exc).__name__])[0][:120]
-
-
-def _bounded(value: Any, where: str, limit: int = MAX_DEPTH) -> Any:
-    """``value`` when it nests at most ``limit`` levels (walked without recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > limit:
-            raise ToolchoiceError(f"{where}: nests deeper than {limit} levels", hint="not a trace export")
-        if isinstance(item, dict):
-            stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item)
-    return value
 
 
 def _get(data: dict[str, Any], *names: str) -> Any:

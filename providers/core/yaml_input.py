@@ -23,6 +23,7 @@ from .model import ToolchoiceError
 MAX_BYTES = 8 * 1024 * 1024  # a scenario file; real ones are a few KB, a big tool catalogue well under 1 MB
 MAX_DEPTH = 100  # nesting of mappings/lists; real tool schemas stay under 20
 _COMPOSE_SAFE = 1000  # libyaml's composer recurses in C: no document nesting deeper than this reaches it
+_DEEPER = "a scenario nests at most that; put a deeper schema in a from: JSON file, bounded by limit json_depth"
 CORE_TAG = "tag:yaml.org,2002:"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")  # C0 controls but tab, newline and carriage return
@@ -111,9 +112,7 @@ class Reader:
                 raise self.loc(node).fail("a YAML alias refers to a mapping or list that contains it",
                                           "remove the alias loop")
             if len(self.open) >= MAX_DEPTH:
-                raise self.loc(node).fail(f"values nest more than {MAX_DEPTH} levels deep",
-                                          "a scenario nests at most that; put a deeper schema in a from: JSON file, "
-                                          "bounded by limit json_depth")
+                raise self.loc(node).fail(f"values nest more than {MAX_DEPTH} levels deep", _DEEPER)
             self.open.add(id(node))
             try:
                 if isinstance(node, yaml.MappingNode):
@@ -269,9 +268,15 @@ class _TooDeep(Exception):
 
 
 def _too_deep(path: str, mark: Any, text: str) -> ToolchoiceError:
-    nested = "objects and lists" if _read_as_json(text, path) else "mappings and lists"
-    return ToolchoiceError(f"invalid {_kind(text, path)}: {nested} nest too deeply to read", path=path,
-                           line=mark.line + 1 if mark else None, column=mark.column + 1 if mark else None, hint=None)
+    """Past ``_COMPOSE_SAFE`` levels: JSON text is JSON at any depth (RFC 8259 sets no bound), so it is refused as
+    any text past ``MAX_DEPTH`` is, never called invalid; YAML past libyaml's own bound (1000 flow levels) is what
+    libyaml cannot read. Either way with what to do, as the ``MAX_DEPTH`` refusal says it."""
+    where = {"path": path, "line": mark.line + 1 if mark else None, "column": mark.column + 1 if mark else None,
+             "hint": _DEEPER}
+    if _read_as_json(text, path):
+        return ToolchoiceError(f"values nest more than {MAX_DEPTH} levels deep", **where)
+    return ToolchoiceError(f"invalid {_kind(text, path)}: mappings and lists nest too deeply to read",
+                           **{**where, "hint": _DEEPER.replace("at most that", f"at most {MAX_DEPTH} levels")})
 
 
 @contextmanager

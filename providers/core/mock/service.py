@@ -266,12 +266,15 @@ def served_by(provider: str, method: str, path: str) -> str | None:
 
 
 def unparsed(exc: Exception, proxied: bool = False) -> tuple[Any, ...]:
-    """Why a body that did not parse did not: JSON holding an integer past Python's digit limit is said in the
-    line's finding (the mock's answer stays the API's words for a body it cannot parse; the proxy passes it on)."""
+    """Why a body that did not parse did not: JSON holding an integer past Python's digit limit, or nested past what
+    Python's parser reads (RecursionError), is said in the line's finding, as this program's bound and not the
+    client's fault (the mock's answer stays the API's words for a body it cannot parse; the proxy passes it on)."""
     from ..bounded import digits_past_limit
     from ..model import LedgerEntry
 
     digits = digits_past_limit(exc) if isinstance(exc, ValueError) else None
+    if isinstance(exc, RecursionError):
+        digits = "the body's JSON nests deeper than Python's JSON parser reads"
     if digits is None:
         return ()
     if proxied:
