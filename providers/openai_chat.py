@@ -309,7 +309,7 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     on = True if always else (wanted if wanted is not None else bool(default.value) if default else True)
     if always and wanted is False:
         ctx.ledger.warning("thinking.always_on", f"{ctx.model} always thinks: thinking: false has no effect "
-                           "(use deepseek-v4-flash with thinking: false)")
+                           "(use deepseek-flash with thinking: false)")
         wanted = None
     allowed = facts.get("forced_choice_with_thinking")
     # only where a rule (or the user) says thinking mode refuses a forcing choice: an unknown model is not guessed at
@@ -326,7 +326,7 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
 
             words = api_words(ctx.provider, "thinking.forced_choice", ctx.model, body)
             answer = f"400 '{words}'" if words else "a 400; no words are recorded for this model"
-            advice = ("use tool_choice auto, or deepseek-v4-flash with providers.deepseek.thinking: false" if always else
+            advice = ("use tool_choice auto, or deepseek-flash with providers.deepseek.thinking: false" if always else
                       "set providers.deepseek.thinking: false or use tool_choice auto")
             ctx.ledger.error("thinking.forced_choice", f"DeepSeek in thinking mode ({ctx.model}) rejects a forcing "
                              f"tool_choice ({answer}); {advice}")

@@ -405,7 +405,7 @@ def test_deepseek_forced_choice_refusal_quotes_the_models_own_words(model: str, 
 
 def test_deepseek_reasoner_refusal_advises_what_turns_its_thinking_off() -> None:
     message = entry(deepseek("tool_choice: required\n", "{model: deepseek-reasoner}"), "thinking.forced_choice").message
-    assert "use tool_choice auto, or deepseek-v4-flash with providers.deepseek.thinking: false" in message
+    assert "use tool_choice auto, or deepseek-flash with providers.deepseek.thinking: false" in message
 
 
 def test_deepseek_forced_refusal_of_a_model_without_recorded_words_quotes_none() -> None:

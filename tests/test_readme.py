@@ -162,10 +162,18 @@ def keys_markdown() -> str:
     return "\n".join(textwrap.wrap(text, 115, break_long_words=False, break_on_hyphens=False))
 
 
+def freshness_table() -> str:
+    """docs/fact-audit.md's table: every refusal, drop and change with the date of its newest evidence."""
+    from toolchoice.providers.core.fact_freshness import markdown
+
+    return markdown()
+
+
 GENERATORS = {README: {"the marks of": lambda: marks_matrix(full_matrix()),
                        "the key variables of the capability rows": keys_markdown},
               PROVIDERS_PAGE: {"toolchoice providers --format markdown": full_matrix,
-                               "from toolchoice providers --format json": sources_pages}}
+                               "from toolchoice providers --format json": sources_pages},
+              ROOT / "docs" / "fact-audit.md": {"fact_freshness.markdown()": freshness_table}}
 
 
 def generated_block(text: str, key: str) -> str:

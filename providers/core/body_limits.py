@@ -2,7 +2,8 @@
 
 A capability row's ``body_limits`` hold them (``capabilities.py``), each naming its dated fact: ``severity`` "error"
 where the source says the API refuses (render and send refuse first, quoting the API's words; the mock answers them),
-"warning" where the limit is read from a secondary copy (the request is sent). Where no source states a limit, a row
+"warning" where the limit is read from a secondary copy or rests on recordings over a year old (the request is sent;
+core/fact_freshness.py). Where no source states a limit, a row
 holds none. Measured on the body, as ``ToolLimit`` is, so the translators, the mock and a saved body agree.
 """
 
@@ -211,13 +212,14 @@ MEASURES: dict[str, Callable[[Any], Measured]] = {
 # -- the limits, each with its fact (core/facts.py); the rows in capabilities.py name them -------------------------
 
 # OpenAI: a warning since 2026-11-27 (fact openai.description_limit: the newest recorded 400 is of 2025-04, and a
-# merged test of 2025-05 found 36,000 characters taken); Azure's recorded 400s stand, with no newer word either way
+# merged test of 2025-05 found 36,000 characters taken); Azure's too since 2026-11-28 (fact azure.description_limit: its
+# newest recorded 400 is of 2025-04-23, and neither Azure's docs nor its spec state a maximum: unverified since then)
 OPENAI_DESCRIPTION = BodyLimit(
     "openai.description_limit", "tool.over_limit", "warning", 1024, "chat_description_length",
     "characters in its description",
     "Invalid 'tools[{index}].function.description': string too long. Expected a string with maximum length 1024, but "
     "got a string with length {count} instead.")
-AZURE_DESCRIPTION = OPENAI_DESCRIPTION._replace(fact="azure.description_limit", severity="error")
+AZURE_DESCRIPTION = OPENAI_DESCRIPTION._replace(fact="azure.description_limit")
 
 ANTHROPIC_STRICT = (
     BodyLimit("anthropic.strict_tool_limit", "schema.over_limit", "error", 20, "anthropic_strict_tools",

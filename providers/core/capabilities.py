@@ -327,7 +327,7 @@ CAPABILITIES: dict[str, Capability] = {
         provider="deepseek", title="DeepSeek", endpoint="https://api.deepseek.com/chat/completions",
         # its refusal: 'The reasoning_content in the thinking mode must be passed back to the API.'
         marks=Marks(reasoning_refusals=("reasoning_content",)),
-        key_env=("DEEPSEEK_API_KEY",), default_model="deepseek-v4-flash", model_prefixes=("deepseek",),
+        key_env=("DEEPSEEK_API_KEY",), default_model="deepseek-flash", model_prefixes=("deepseek",),
         allowed=_e("only the allowed tools are sent", "no allowed_tools form"),
         parallel=_u("", "unverified: no parallel_tool_calls switch found documented or refused at a primary source; "
                         "the API does make parallel calls (its news, 2024-07-25; see the last source)"),
@@ -338,8 +338,8 @@ CAPABILITIES: dict[str, Capability] = {
                  "api-docs.deepseek.com/zh-cn/guides/tool_calls (re-read 2026-11-26): 'strict 模式(Beta)', '在 strict 模式下,"
                  "模型在输出 Function 调用时会严格遵循 Function 的 JSON Schema 的格式要求' (strict holds)",
                  "vercel/ai packages/deepseek (deepseek-prepare-tools.ts)",
-                 "api-docs.deepseek.com Your First API Call (model: 'deepseek-v4-flash deepseek-v4-pro deepseek-chat (to "
-                 "be deprecated on 2026/07/24)'; the default model, 2026-11-26; fact deepseek.legacy_names_retired)",
+                 "the default model (2026-11-28): api-docs.deepseek.com/zh-cn/quick_start/pricing lists deepseek-flash and "
+                 "deepseek-v4-pro, '模型名请使用 deepseek-flash' (deepseek-v4-flash, the default until then, is an old name)",
                  "unverified, parallel_tool_calls (2026-11-26): api-docs.deepseek.com/api/create-chat-completion is not "
                  "in the stored copies (pages, docs, code and issues corpora searched); no official SDK",
                  "parallel calls (re-read 2026-11-27): api-docs.deepseek.com/news/news0725 ('Function Calling supports "

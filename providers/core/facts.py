@@ -461,14 +461,14 @@ FACTS: tuple[Fact, ...] = (
          "\"tools[13].function.description\", \"code\": \"string_above_max_length\"'; the same words in "
          "microsoft/genaiscript#1381 (length 2780) and janwilmake/openapi-mcp-server#23 (length 3542)", "2026-11-27"),
     Fact("azure.description_limit", ("azure",),
-         "Azure OpenAI refuses a function description over 1024 characters with OpenAI's words and envelope",
-         f"langchain-ai/open_deep_research#80 (azure_openai:o3-mini){CITE_END}'Error code: 400 - {{'error': "
+         "Azure OpenAI was recorded refusing a function description over 1024 characters (OpenAI's words and envelope) "
+         "until 2025-04-23; no Azure source states the limit: a warning since 2026-11-28 (unverified since), sent",
+         f"langchain-ai/open_deep_research#80 (azure_openai:o3-mini, 2025-04-23){CITE_END}'Error code: 400 - {{'error': "
          "{'message': \"Invalid 'tools[1].function.description': string too long. Expected a string with maximum "
          "length 1024, but got a string with length 2121 instead.\", 'type': 'invalid_request_error', 'param': "
-         "'tools[1].function.description', 'code': 'string_above_max_length'}}'; OpenHands/OpenHands#4838 (through "
-         "Azure: 'Invalid 'tools[2].function.description': string too long. Expected a string with maximum length "
-         "1024, but got a string with length 4394 instead.'); dnakov/anon-kode#45 ('AzureException BadRequestError "
-         "- Invalid 'tools[0].function.description': string too long.')", "2026-11-26"),
+         "'tools[1].function.description', 'code': 'string_above_max_length'}}'; none newer found 2026-11-28; no maximum "
+         "in Azure's docs (azure-ai-docs how-to/function-calling.md, ms.date 02/10/2026) nor in SAP/ai-sdk-js's client "
+         "generated from Azure's inference spec (FunctionObject 'description?: string')", "2026-11-28"),
     Fact("anthropic.strict_tool_limit", ("anthropic",),
          "the Messages API refuses more than 20 strict tools in one request with 400 invalid_request_error",
          "platform.claude.com/docs/en/build-with-claude/structured-outputs (Schema complexity limits: 'the API "

@@ -325,8 +325,12 @@ def check_body_limits(ctx: Context, body: dict[str, Any], limits: tuple[Any, ...
             else:
                 refuse(ctx, limit.code, message)
         else:
-            ctx.ledger.warning(limit.code, f"{where}; a source says {ctx.cap.title} takes at most {limit.most}, and "
-                               f"none says the API refuses more today ({cited(limit.fact)}): sent as written; the "
+            from .fact_freshness import unverified_since
+
+            since = unverified_since(limit.fact)
+            said = f", unverified since {since} (its newest evidence)" if since else ""
+            ctx.ledger.warning(limit.code, f"{where}; a source says {ctx.cap.title} takes at most {limit.most}{said}, "
+                               f"and none says the API refuses more today ({cited(limit.fact)}): sent as written; the "
                                "API may refuse it")
 
 
