@@ -13,12 +13,14 @@ retries can be injected, so retry and fault logic is tested in-process without s
 
 from __future__ import annotations
 
+import functools
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Protocol
 
 from .errors import MissingKey, NothingToSend, ToolchoiceError
 from .model import ProviderError, Reply, Scenario, Translation
+from .redaction import settings_secrets
 
 if TYPE_CHECKING:  # for type checkers and IDEs: at run time this module imports no httpx (a dry run sends nothing)
     import httpx
@@ -167,10 +169,7 @@ def prepare_jobs(scenario: Scenario, translations: Iterable[Translation], *,
     skip's reason does not (``skipped: no API key: set OPENAI_API_KEY``): it travels in its job, whose
     ``provider`` names it, and each reader says the provider where it needs it (compare's row and record
     beside their own provider, ``nothing to send: openai: skipped: ...``)."""
-    from . import transport
-
-    from .redaction import settings_secrets
-
+    transport = _transport()
     jobs: list[Job] = []
     # a key a Python caller wrote into the settings as text (a file holding one is refused): kept out as a read one is
     secrets: dict[str, str] = settings_secrets(scenario.providers) if scenario.providers else {}
@@ -225,9 +224,7 @@ def nothing_to_send(jobs: list[Job]) -> NothingToSend:
 
 def judge(job: Job, index: int, response: Any) -> Sample:
     """A transport Response → Sample (reply + verdict)."""
-    from .reply import read_reply
-    from .verdict import verdict
-
+    read_reply, verdict = _judging()
     attempts = [a.to_json() for a in response.attempts]
     if response.status is None:
         tries = len(response.attempts)
@@ -250,10 +247,29 @@ def judge(job: Job, index: int, response: Any) -> Sample:
     # ... then every text derived from it redacted, so replies, verdicts and probe evidence are safe to
     # show and save; raw_text/raw_json stay as received and are redacted where they are shown or saved
     redactor = getattr(response, "redactor", None)
-    if redactor:
-        reply, judged = redactor.data(reply), redactor.data(judged)
+    if redactor:  # both at once: one dump and one look where most replies hold no key (each part as if alone)
+        both = redactor.data((reply, judged))
+        reply, judged = both if type(both) is tuple else (redactor.data(reply), redactor.data(judged))
     return Sample(index, response.status, attempts, response.latency_ms if response.attempts else None,
                   reply, judged, response.raw, response.body, raw_encoding=response.encoding)
+
+
+@functools.lru_cache(maxsize=None)
+def _judging() -> tuple[Callable[..., Reply], Callable[..., Any]]:
+    """``reply.read_reply`` and ``verdict.verdict``, imported by the first reply judged (or ``warm_judging``, while
+    the first requests are in flight) and then kept: an import statement in ``judge`` cost ~3 µs a sample."""
+    from .reply import read_reply
+    from .verdict import verdict
+
+    return read_reply, verdict
+
+
+@functools.lru_cache(maxsize=None)
+def _transport() -> Any:
+    """The transport module, imported by the first job prepared (this module loads without it: ``parse``)."""
+    from . import transport
+
+    return transport
 
 
 def failed_sample(job: Job, index: int, exc: Exception) -> Sample:
@@ -400,8 +416,7 @@ async def send_sample(job: Job, index: int, client: Any, policy: Any,
                       sleep: Callable[[float], Awaitable[None]] | None = None) -> Sample:
     """Send one prepared job on ``client`` and judge the reply: a Sample, never an exception (a
     ToolchoiceError aside). ``run_async`` and the agent loop (loop.py) send through this."""
-    from . import transport
-
+    transport = _transport()
     extra = {} if sleep is None else {"sleep": sleep}
     try:
         if job.translation.request is not None and job.translation.request.stream:
