@@ -338,7 +338,7 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
         return
     load_http_stack()
     timeouts = transport.Timeouts.from_total(settings.timeout)
-    policy = transport.RetryPolicy(retries=settings.retries)
+    policy, limits = transport.RetryPolicy(retries=settings.retries), transport.SendLimits.configured()
     per_job = max(1, min(settings.concurrency, repeat))
     in_flight = per_job * len(live)
     if settings.max_in_flight is not None:
@@ -347,7 +347,7 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
 
     async def one(job: Job, index: int, client: Any) -> None:
         async with gate:
-            sample = await send_sample(job, index, client, policy, settings.sleep)
+            sample = await send_sample(job, index, client, policy, settings.sleep, limits)
         if settings.keep:
             job.samples.append(sample)
         if on_sample is not None:
@@ -413,16 +413,18 @@ async def _quiet(passes: int = 200, in_a_row: int = 3) -> None:
 
 
 async def send_sample(job: Job, index: int, client: Any, policy: Any,
-                      sleep: Callable[[float], Awaitable[None]] | None = None) -> Sample:
+                      sleep: Callable[[float], Awaitable[None]] | None = None, limits: Any = None) -> Sample:
     """Send one prepared job on ``client`` and judge the reply: a Sample, never an exception (a
-    ToolchoiceError aside). ``run_async`` and the agent loop (loop.py) send through this."""
+    ToolchoiceError aside). ``run_async`` and the agent loop (loop.py) send through this, with the
+    ``transport.SendLimits`` the run read once (else each sample reads the environment for them)."""
     transport = _transport()
     extra = {} if sleep is None else {"sleep": sleep}
     try:
         if job.translation.request is not None and job.translation.request.stream:
             return await stream_sample(job, index, client, policy, sleep)
         response = await transport.send_async(job.translation.request, provider=job.provider,
-                                              prepared=job.prepared, policy=policy, client=client, **extra)
+                                              prepared=job.prepared, policy=policy, client=client, limits=limits,
+                                              **extra)
         return judge(job, index, response)
     except ToolchoiceError:
         raise
