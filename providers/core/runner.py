@@ -247,9 +247,8 @@ def judge(job: Job, index: int, response: Any) -> Sample:
     # ... then every text derived from it redacted, so replies, verdicts and probe evidence are safe to
     # show and save; raw_text/raw_json stay as received and are redacted where they are shown or saved
     redactor = getattr(response, "redactor", None)
-    if redactor:  # both at once: one dump and one look where most replies hold no key (each part as if alone)
-        both = redactor.data((reply, judged))
-        reply, judged = both if type(both) is tuple else (redactor.data(reply), redactor.data(judged))
+    if redactor:
+        reply, judged = redactor.data(reply), redactor.data(judged)
     return Sample(index, response.status, attempts, response.latency_ms if response.attempts else None,
                   reply, judged, response.raw, response.body, raw_encoding=response.encoding)
 
