@@ -45,7 +45,7 @@ def report(scenario: Scenario | None = None) -> dict[str, Any]:
     set, whether it sends without one and whether send would take the key set (``problem``: why not); the base URLs
     ``scenario`` overrides (a key written into one replaced by its placeholder), the proxy and CA certificate
     variables set, the versions."""
-    from .transport import key_problem
+    from .key_help import key_problem
 
     keys = []
     optional = key_optional()

@@ -566,9 +566,9 @@ def run(scenario: Scenario, providers: Sequence[str] | None = None, options: Loo
         from .line_redaction import LineRedaction
         from .loop_tally import LoopReduction
 
-        # each loop's text redacted line by line, each line the loops share once (result.secrets may grow)
-        result.reduced = LoopReduction(providers, spool_json, LineRedaction(result.secrets),
-                                       keep_steps=trace_out is not None)
+        # each loop's text redacted and made visible line by line, each line the loops share once (secrets may grow)
+        result.reduced = LoopReduction(providers, spool_json, LineRedaction(result.secrets, visible=True),
+                                       keep_steps=trace_out is not None, shows=True)
     folder = loop_save.prepare_loop_save(save) if save is not None else None
 
     ended_at: dict[tuple[str, int, int], int] = {}

@@ -21,16 +21,20 @@ from __future__ import annotations
 from typing import Mapping
 
 from .redaction import Redactor
+from .shown_text import visible_json
 
 KEPT_CHARACTERS = 4 * 1024 * 1024  # the lines kept redacted, at most (then those of the last text alone)
 
 
 class LineRedaction:
     """``Redactor(secrets).text``, each distinct line of the texts it is given redacted once. ``secrets``: the job's,
-    read at each call (a loop resolves a key at a later step: the lines kept are forgotten then)."""
+    read at each call (a loop resolves a key at a later step: the lines kept are forgotten then). ``visible``: the
+    redacted JSON text made visible too (``visible_json``, which reads each line alone and writes no newline), each
+    line kept so: the lines a spooled loop shares with the others are looked at once, not at every loop."""
 
-    def __init__(self, secrets: Mapping[str, str]) -> None:
+    def __init__(self, secrets: Mapping[str, str], visible: bool = False) -> None:
         self.secrets = secrets
+        self.visible = visible
         self._items: tuple[tuple[str, str], ...] | None = None
         self._redactor = Redactor({})
         self._by_line = True
@@ -44,17 +48,21 @@ class LineRedaction:
             forms = [form for form, _ in self._redactor._forms] + [name for _, name in items]
             self._by_line = not any("\n" in form for form in forms)
         if not self._by_line or "AKIA" in text or "ASIA" in text or "\\\n" in text:
-            return self._redactor.text(text)
+            return self._whole(text)
         lines = text.split("\n")
         kept = self._kept
         new = list(set(lines).difference(kept))  # in any order: each line is redacted alone
         if new:
-            done = self._redactor.text("\n".join(new)).split("\n")
+            done = self._whole("\n".join(new)).split("\n")
             if len(done) != len(new):  # cannot be (no placeholder holds a newline): the whole text, then
-                return self._redactor.text(text)
+                return self._whole(text)
             kept.update(zip(new, done))
             self._size += sum(map(len, new))
             if self._size > KEPT_CHARACTERS:  # the lines other texts held are forgotten
                 kept = self._kept = {line: kept[line] for line in set(lines)}
                 self._size = sum(map(len, kept))
         return "\n".join(map(kept.__getitem__, lines))
+
+    def _whole(self, text: str) -> str:
+        done = self._redactor.text(text)
+        return visible_json(done) if self.visible else done

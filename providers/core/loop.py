@@ -20,15 +20,19 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Mapping
 
+from . import loop_lint
 from .capabilities import Capability
-from .loop_policy import NO_LOOP, narrowed_as_sent, step_scenario  # noqa: F401 - the loop's interface
+from .history import assistant_message
+from .loop_policy import NO_LOOP, Repeats, narrowed_as_sent, step_scenario  # noqa: F401 - the loop's interface
 from .loop_records import LoopRun, StepRecord
 from .loop_replay import Replay, Transcript, load_replay, reply_from_json  # noqa: F401 - the loop's interface
 from .loop_results import ToolResults
 from .loop_tally import ENDINGS, summary  # noqa: F401 - the loop's interface
 from .model import (LedgerEntry, LoopSpec, Message, RenderOptions, Reply, Scenario, ToolCall, ToolChoice,
                     ToolchoiceError, Translation)
-from .runner import Job, Sample, SendSettings
+from .registry import empty_turn_content, translate
+from .runner import Job, Sample, SendSettings, prepare_jobs
+from .verdict import offered_tools
 
 STOP_RESULT = "done"  # the stop tool's result in the history when loop.results gives none
 
@@ -74,8 +78,6 @@ def settle_turn(turn: Message, reply: Reply, provider: str, history: list[Messag
     gets a stable one (``call_s<step>_<n>``), unique across steps, an id used before in the history gets ``_s<step>``
     appended (its result answers the new id); a turn with calls and no text carries what the provider's module
     says such a turn looks like (``registry.empty_turn_content``: "" rather than null for openai_chat)."""
-    from .registry import empty_turn_content
-
     notes: list[LedgerEntry] = []
     seen = {c.id for m in history for c in m.tool_calls}
     calls = []
@@ -154,15 +156,11 @@ class LoopOptions:
         return self._found[provider]
 
     def thinking_rules(self, provider: str, scenario: Scenario) -> tuple[str | None, str | None]:
-        from .loop_lint import model_of, thinking_rules
-
-        return thinking_rules(provider, model_of(provider, scenario, self.render_for(provider).model, self.capabilities),
-                            scenario)
+        model = loop_lint.model_of(provider, scenario, self.render_for(provider).model, self.capabilities)
+        return loop_lint.thinking_rules(provider, model, scenario)
 
     def allowed_form(self, provider: str) -> bool:
-        from .loop_lint import has_allowed_form
-
-        return has_allowed_form(provider, self.capabilities)
+        return loop_lint.has_allowed_form(provider, self.capabilities)
 
 
 async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send: Sender,
@@ -173,13 +171,6 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
     recorded ones (the command is not run again; ``loop.results`` answers a call the recording has none for), and
     step 1 warns loop.no_results only where the recorded run did."""
     import asyncio
-
-    from .history import assistant_message
-    from .registry import translate
-    from .verdict import offered_tools
-
-    from .loop_lint import thinking_changes
-    from .loop_policy import Repeats
 
     spec = scenario.loop or NO_LOOP
     results = ToolResults(spec, options.results_from, options.results_timeout)
@@ -198,7 +189,7 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
         record = StepRecord(number, s, translation, notes=notes)
         if rules != (None, None):  # only where a model rule says thinking is at stake
             if previous is not None:
-                notes.extend(thinking_changes((previous, (number, s, translation)), rules, has_allowed))
+                notes.extend(loop_lint.thinking_changes((previous, (number, s, translation)), rules, has_allowed))
             previous = (number, s, translation)
         job = prepare(translation, s)
         if job.skipped is not None:
@@ -301,8 +292,6 @@ def _finish(run: LoopRun, record: StepRecord, reason: str, error: str | None, on
 
 def live_prepare(secrets: dict[str, str]) -> Callable[[Translation, Scenario], Job]:
     """Jobs for real sending: keys resolved per step (a missing key fails the step, not the run)."""
-    from .runner import prepare_jobs
-
     def prepare(translation: Translation, scenario: Scenario) -> Job:
         jobs, found = prepare_jobs(scenario, [translation])
         secrets.update(found)
@@ -354,7 +343,7 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
 
     from . import runner, transport
 
-    policy = transport.RetryPolicy(retries=settings.retries)
+    policy, limits = transport.RetryPolicy(retries=settings.retries), transport.SendLimits.configured()
 
     async def guarded(run: LoopRun, send: Sender, prepare: Callable[[Translation, Scenario], Job],
                       recorded: Transcript | None = None) -> None:
@@ -409,7 +398,7 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
 
     async def worker(queue: Any, client: Any) -> None:
         async def send(job: Job, number: int) -> Sample:
-            return await runner.send_sample(job, number, client, policy, settings.sleep)
+            return await runner.send_sample(job, number, client, policy, settings.sleep, limits)
 
         for run in queue:  # one shared iterator per provider: each loop is taken once
             await guarded(run, send, live_prepare(secrets))

@@ -238,9 +238,11 @@ class LoopSpool:
     7.7 MB of `run --repeat 200`) is done as each loop ends, while others wait for replies, not after the
     last, and the bytes need no decoding and encoding again (another ~8 ms)."""
 
-    def __init__(self, redact: Callable[[str], str] = str) -> None:
-        """``redact``: applied to each loop's text before it is written (the files never hold a key)."""
+    def __init__(self, redact: Callable[[str], str] = str, shows: bool = False) -> None:
+        """``redact``: applied to each loop's text before it is written (the files never hold a key); ``shows``: it
+        makes the text visible too (``LineRedaction(visible=True)``), which the spool then does not again."""
         self.redact = redact
+        self.shows = shows
         self.detach()
 
     def detach(self, file: IO[bytes] | None = None) -> None:
@@ -252,11 +254,15 @@ class LoopSpool:
 
     def add(self, run: Any) -> None:
         text = dumps_indented(run.to_json())
-        data = visible_json(self.redact(_ITEM_INDENT + text.replace("\n", "\n" + _ITEM_INDENT))).encode("utf-8")
+        data = self._shown(_ITEM_INDENT + text.replace("\n", "\n" + _ITEM_INDENT)).encode("utf-8")
         file = self.files[0]
         file.seek(0, 2)
         self.where[(run.provider, run.index)] = (0, file.tell(), len(data))
         file.write(data)
+
+    def _shown(self, text: str) -> str:
+        shown = self.redact(text)
+        return shown if self.shows else visible_json(shown)
 
     def flush(self) -> None:
         self.files[0].flush()
@@ -294,12 +300,12 @@ class LoopSpool:
         with_loops = [(p, indices) for p, indices, _ in entries if indices]
         assert len(parts) == len(with_loops) + 1
         for piece, (provider, indices) in zip(parts, with_loops):
-            yield visible_json(self.redact(piece)).encode("utf-8")
+            yield self._shown(piece).encode("utf-8")
             for n, index in enumerate(indices):
                 if n:
                     yield b",\n"
                 yield self._read((provider, index))
-        yield (visible_json(self.redact(parts[-1])) + "\n").encode("utf-8")
+        yield (self._shown(parts[-1]) + "\n").encode("utf-8")
 
     def close(self) -> None:
         for file in self.files:
@@ -312,9 +318,9 @@ class LoopReduction:
     ``keep_steps`` (a trace export reads them): memory does not grow with the number of loops."""
 
     def __init__(self, providers: Iterable[str], spool: bool, redact: Callable[[str], str],
-                 keep_steps: bool = False) -> None:
+                 keep_steps: bool = False, shows: bool = False) -> None:
         self.tallies = {p: LoopTally() for p in providers}
-        self.spool = LoopSpool(redact) if spool else None
+        self.spool = LoopSpool(redact, shows) if spool else None
         self.keep_steps = keep_steps
         self.done: set[tuple[str, int]] = set()
 

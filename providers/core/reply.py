@@ -17,9 +17,11 @@ import re
 from typing import Any, Callable, Mapping, NamedTuple
 
 from .bounded import cut, json_value
+from .capabilities import CAPABILITIES
 from .error_envelope import ErrorEnvelope, Headers, message_text
-from .model import ProviderError, Reply, quoted
+from .model import ProviderError, Reply, ToolchoiceError, quoted
 from .redaction import printable
+from .registry import module_for, parse_reply
 
 MAX_MESSAGE = 1000
 BODY_START = 200
@@ -283,9 +285,6 @@ def looks_like_error(body: Any, provider: str | None = None) -> bool:
 
 
 def _own_reply_keys(provider: str) -> frozenset[str]:
-    from .capabilities import CAPABILITIES
-    from .registry import module_for
-
     if provider not in CAPABILITIES:
         return frozenset()
     return frozenset(k for e in getattr(module_for(provider), "ERROR_ENVELOPES", ()) for k in e.reply_keys)
@@ -298,9 +297,6 @@ def read_reply(provider: str, status: int | None, body: Any, text: str = "", *,
     ``body`` is the parsed JSON or None; ``text`` the raw text (used when ``body`` is None). A
     non-2xx status, a body that is not JSON, an error envelope (even with 200) and a body the
     provider's parser cannot read are all errors. ``status`` None means unknown (``parse``)."""
-    from .model import ToolchoiceError
-    from .registry import parse_reply
-
     failed = status is not None and not 200 <= status < 300
     if failed or body is None or looks_like_error(body, provider):
         return Reply(error=provider_error(provider, status, body if body is not None else text, headers=headers))
@@ -318,9 +314,6 @@ def read_reply(provider: str, status: int | None, body: Any, text: str = "", *,
 def _foreign_shape(provider: str, body: Any) -> str | None:
     """When ``body`` lacks this family's documented reply shape and has another's (a base URL pointing at
     another API), say so (core/sniff.py; other families' modules are imported only then)."""
-    from .capabilities import CAPABILITIES
-    from .registry import module_for
-
     if provider not in CAPABILITIES or not isinstance(body, dict) or module_for(provider).looks_like_reply(body):
         return None
     from .sniff import foreign_kind

@@ -13,12 +13,14 @@ retries can be injected, so retry and fault logic is tested in-process without s
 
 from __future__ import annotations
 
+import functools
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Protocol
 
 from .errors import MissingKey, NothingToSend, ToolchoiceError
 from .model import ProviderError, Reply, Scenario, Translation
+from .redaction import settings_secrets
 
 if TYPE_CHECKING:  # for type checkers and IDEs: at run time this module imports no httpx (a dry run sends nothing)
     import httpx
@@ -167,10 +169,7 @@ def prepare_jobs(scenario: Scenario, translations: Iterable[Translation], *,
     skip's reason does not (``skipped: no API key: set OPENAI_API_KEY``): it travels in its job, whose
     ``provider`` names it, and each reader says the provider where it needs it (compare's row and record
     beside their own provider, ``nothing to send: openai: skipped: ...``)."""
-    from . import transport
-
-    from .redaction import settings_secrets
-
+    transport = _transport()
     jobs: list[Job] = []
     # a key a Python caller wrote into the settings as text (a file holding one is refused): kept out as a read one is
     secrets: dict[str, str] = settings_secrets(scenario.providers) if scenario.providers else {}
@@ -225,9 +224,7 @@ def nothing_to_send(jobs: list[Job]) -> NothingToSend:
 
 def judge(job: Job, index: int, response: Any) -> Sample:
     """A transport Response → Sample (reply + verdict)."""
-    from .reply import read_reply
-    from .verdict import verdict
-
+    read_reply, verdict = _judging()
     attempts = [a.to_json() for a in response.attempts]
     if response.status is None:
         tries = len(response.attempts)
@@ -254,6 +251,24 @@ def judge(job: Job, index: int, response: Any) -> Sample:
         reply, judged = redactor.data(reply), redactor.data(judged)
     return Sample(index, response.status, attempts, response.latency_ms if response.attempts else None,
                   reply, judged, response.raw, response.body, raw_encoding=response.encoding)
+
+
+@functools.lru_cache(maxsize=None)
+def _judging() -> tuple[Callable[..., Reply], Callable[..., Any]]:
+    """``reply.read_reply`` and ``verdict.verdict``, imported by the first reply judged (or ``warm_judging``, while
+    the first requests are in flight) and then kept: an import statement in ``judge`` cost ~3 µs a sample."""
+    from .reply import read_reply
+    from .verdict import verdict
+
+    return read_reply, verdict
+
+
+@functools.lru_cache(maxsize=None)
+def _transport() -> Any:
+    """The transport module, imported by the first job prepared (this module loads without it: ``parse``)."""
+    from . import transport
+
+    return transport
 
 
 def failed_sample(job: Job, index: int, exc: Exception) -> Sample:
@@ -322,7 +337,7 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
         return
     load_http_stack()
     timeouts = transport.Timeouts.from_total(settings.timeout)
-    policy = transport.RetryPolicy(retries=settings.retries)
+    policy, limits = transport.RetryPolicy(retries=settings.retries), transport.SendLimits.configured()
     per_job = max(1, min(settings.concurrency, repeat))
     in_flight = per_job * len(live)
     if settings.max_in_flight is not None:
@@ -331,7 +346,7 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
 
     async def one(job: Job, index: int, client: Any) -> None:
         async with gate:
-            sample = await send_sample(job, index, client, policy, settings.sleep)
+            sample = await send_sample(job, index, client, policy, settings.sleep, limits)
         if settings.keep:
             job.samples.append(sample)
         if on_sample is not None:
@@ -397,17 +412,18 @@ async def _quiet(passes: int = 200, in_a_row: int = 3) -> None:
 
 
 async def send_sample(job: Job, index: int, client: Any, policy: Any,
-                      sleep: Callable[[float], Awaitable[None]] | None = None) -> Sample:
+                      sleep: Callable[[float], Awaitable[None]] | None = None, limits: Any = None) -> Sample:
     """Send one prepared job on ``client`` and judge the reply: a Sample, never an exception (a
-    ToolchoiceError aside). ``run_async`` and the agent loop (loop.py) send through this."""
-    from . import transport
-
+    ToolchoiceError aside). ``run_async`` and the agent loop (loop.py) send through this, with the
+    ``transport.SendLimits`` the run read once (else each sample reads the environment for them)."""
+    transport = _transport()
     extra = {} if sleep is None else {"sleep": sleep}
     try:
         if job.translation.request is not None and job.translation.request.stream:
             return await stream_sample(job, index, client, policy, sleep)
         response = await transport.send_async(job.translation.request, provider=job.provider,
-                                              prepared=job.prepared, policy=policy, client=client, **extra)
+                                              prepared=job.prepared, policy=policy, client=client, limits=limits,
+                                              **extra)
         return judge(job, index, response)
     except ToolchoiceError:
         raise

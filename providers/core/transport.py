@@ -25,7 +25,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
+from . import limits
+from .bounded import Unreadable, json_loads_twice
 from .errors import named, out_of_range
+from .header_values import ShownValues
 from .model import MissingKey, Request, ToolchoiceError, wire_json
 from .version import __version__
 # the clients, re-exported: callers (runner, loop, bench, tests) reach them as transport.*
@@ -33,19 +36,16 @@ from .http_clients import (AIOHTTP_MIN_REQUESTS, CONNECTIONS_PER_CLIENT, HTTP_CL
                            aiohttp_wanted, new_async_client, new_async_clients, plain_http_only)
 # $NAME or ${NAME} in upper case, as `render -f curl` leaves them for the shell ("$home", "$5" are text)
 from .request_parts import ENV_PLACEHOLDER as _PLACEHOLDER
-from .key_help import key_help
+from .key_help import key_help, key_problem
 from .loopback import is_loopback, nothing_listens
 from .retry_policy import RetryPolicy, next_wait, paused, retry_after, should_retry
-from .redaction import Redactor, printable, redact, safe_json_text
-from .redaction import redact_data  # noqa: F401 - re-exported: tests reach it as transport.redact_data
+from .redaction import Redactor, printable, redact, redact_data, safe_json_text  # noqa: F401 - tests reach redact_data
 
 DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024  # decoded response bytes read before giving up (limits' reply_bytes)
 
 
 def _reply_cap() -> int:
     """``reply_bytes`` as this run sets it (TOOLCHOICE_LIMIT_REPLY_BYTES): issue 16's "an option to raise it"."""
-    from . import limits
-
     return limits.get("reply_bytes")
 
 
@@ -75,22 +75,6 @@ class Timeouts:
 
 
 MAX_TIMEOUT = 3600.0
-
-
-def key_problem(name: str, value: str) -> tuple[str, str] | None:
-    """Why a variable's value cannot travel in an HTTP header, and what to do (send refuses it; doctor says so);
-    the words say where the problem is, never what the value is."""
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
-        return f"${name} holds a control character (a line ending from a .env file?)", f"set {name} to the key alone"
-    if value != value.strip():
-        end = "start" if value[:1].isspace() else "end"
-        return (f"${name} has a space at its {end}, which no HTTP header can carry",
-                f"set {name} to the key alone, without spaces")
-    bad = next((i for i, ch in enumerate(value) if ord(ch) > 126), None)
-    if bad is not None:
-        return (f"${name} holds a non-ASCII character (character {bad + 1} of {len(value)}), which no HTTP header "
-                "can carry", f"check {name}: a key copied with a typographic quote or dash?")
-    return None
 
 
 def check_seconds(seconds: float, argument: str = "timeout") -> float:
@@ -209,6 +193,11 @@ class Prepared:
     def redactor(self) -> Redactor:
         """The redactor of ``secrets`` (computing every spelling of a key costs ~40 µs a response)."""
         return Redactor(self.secrets)
+
+    @functools.cached_property
+    def shown_header(self) -> ShownValues:
+        """A response header's value as a Response holds it: printable, redacted, each value read once."""
+        return ShownValues(self.redactor)
 
     def shown(self) -> "Prepared":
         """This request as it may be kept in a caller's records once sent: the URL with placeholders, every
@@ -459,8 +448,6 @@ def _decode(raw: bytes, encoding: str | None) -> tuple[str, Any, str | None, tup
     text = decode_body(raw, encoding)
     if not text.strip():
         return text, None, "empty body", ()
-    from .bounded import Unreadable, json_loads_twice
-
     try:
         body, twice = json_loads_twice(text)
         return text, body, None, twice
@@ -539,7 +526,7 @@ class _Attempts:
         body, json_error, twice = (None, None, ()) if status is None else _decode(raw, encoding)[1:]
         return Response(
             status=status,
-            headers={k.lower(): redactor.text(printable(v)) for k, v in headers.items()},
+            headers={k.lower(): self.prepared.shown_header(v) for k, v in headers.items()},
             raw=raw if status is not None else b"", encoding=encoding, body=body,
             json_error=redactor.text(json_error) if json_error else None,
             latency_ms=self.attempts[-1].latency_ms if self.attempts else 0.0,

@@ -25,6 +25,7 @@ import math
 from typing import Any, Iterable
 
 from .model import Reply, Scenario, Tool, ToolCall, Translation
+from .registry import module_for
 
 CATEGORIES: tuple[str, ...] = ("error", "phantom_tool", "wrong_tool", "unwanted_call", "no_call", "too_many_calls",
                                "invalid_arguments", "obeyed")
@@ -77,8 +78,6 @@ def offered_tools(translation: Translation | None, scenario: Scenario) -> tuple[
         return scenario.tool_names
     names = list(translation.offered_tools)
     if translation.request is not None:
-        from .registry import module_for
-
         names.extend(module_for(translation.provider).offered_tools(translation.request.body))
     return tuple(dict.fromkeys(names))
 
@@ -104,23 +103,31 @@ def argument_errors(tool: Tool | None, call: ToolCall) -> list[str]:
     checked = _checked(tool.schema())
     if isinstance(checked, str):
         return [checked]
-    from jsonschema import exceptions
-
-    from .schema_patterns import SlowPattern
-    from referencing.exceptions import Unresolvable
-
+    unresolvable, off_site, slow_pattern = _check_exceptions()
     try:
         errors = sorted(checked.iter_errors(call.arguments), key=lambda e: (e.json_path, e.message))
-    except (Unresolvable, exceptions._RefResolutionError) as exc:  # a $ref to nowhere, or off-site (never fetched)
+    except (unresolvable, off_site) as exc:  # a $ref to nowhere, or off-site (never fetched)
         return [f"schema: a $ref cannot be resolved ({exc}); arguments not checked"]
     except RecursionError:  # a $ref cycle that never reaches a value ($defs a -> b -> a)
         return ["schema: its $refs loop without end; arguments not checked"]
-    except SlowPattern as slow:  # a pattern Python's engines backtrack on for ever, on the model's text
+    except slow_pattern as slow:  # a pattern Python's engines backtrack on for ever, on the model's text
         return [slow.line()]
     shown = [f"{e.json_path}: {e.message}" for e in errors[:MAX_SCHEMA_ERRORS]]
     if len(errors) > MAX_SCHEMA_ERRORS:
         shown.append(f"… and {len(errors) - MAX_SCHEMA_ERRORS} more")
     return shown
+
+
+@functools.lru_cache(maxsize=None)
+def _check_exceptions() -> tuple[type[Exception], type[Exception], type[Exception]]:
+    """What a schema check raises for a $ref it cannot resolve (referencing's, jsonschema's) and for a slow
+    pattern: imported with the first check (jsonschema loads while the first requests are in flight), read once."""
+    from jsonschema import exceptions
+    from referencing.exceptions import Unresolvable
+
+    from .schema_patterns import SlowPattern
+
+    return Unresolvable, exceptions._RefResolutionError, SlowPattern
 
 
 def custom_input_errors(tool: Tool | None, call: ToolCall) -> list[str]:
