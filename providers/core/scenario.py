@@ -198,9 +198,9 @@ def _tools(r: _Reader, node: yaml.Node | None
                                    _limits.raise_hint("tools"))
         for tool in batch:
             if tool.kind != "custom" and tool.parameters is not None:
-                from .schema_check import check_tool, keyword_typos
+                from .schema_check import keyword_typos
 
-                check_tool(tool.name, tool.parameters, path=r.path, line=r.loc(item).line)
+                _check_schema(r, item, tool, origin)
                 for where, word, meant in keyword_typos(tool.parameters):
                     notes.append(LedgerEntry("warning", "schema.keyword_typo", f"tool '{tool.name}': '{word}' (at "
                                              f"{where}) is not a JSON Schema keyword, so it is ignored; did you mean "
@@ -211,6 +211,40 @@ def _tools(r: _Reader, node: yaml.Node | None
             first_line[tool.name] = r.loc(item).line
             tools.append(tool)
     return tuple(tools), not items, tuple(notes), tuple(t for t, _ in native), tuple(files)
+
+
+def _check_schema(r: _Reader, item: yaml.Node, tool: Tool, origin: str) -> None:
+    """A tool's parameters that are no valid JSON Schema: one line at the wrong value's own line and column where the
+    tool is written here (else the tool's line, and the file its ``from:`` read it from)."""
+    from .schema_check import problem_at
+
+    found = problem_at(tool.parameters)
+    if found is None:
+        return
+    said, at = found
+    node = None if origin else _schema_node(item, at)
+    where = r.loc(node) if node is not None else None
+    raise ToolchoiceError(f"tool '{tool.name}'{origin}: its parameters are not a valid JSON Schema: {said}",
+                          hint="fix the schema (https://json-schema.org/understanding-json-schema)", path=r.path,
+                          line=where.line if where else r.loc(item).line,
+                          column=where.node.start_mark.column + 1 if where else None)
+
+
+def _schema_node(item: yaml.Node, at: tuple[str | int, ...]) -> yaml.Node | None:
+    """The node of the value at ``at`` in a tool's parameters as written (``parameters:`` or ``input_schema:``, in
+    the tool or in its ``function:``), or None where the text does not hold it (an alias, a merged key)."""
+    def value(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
+        if isinstance(node, yaml.MappingNode):
+            return next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == str(key)), None)
+        if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
+            return node.value[key]
+        return None
+
+    holder = value(item, "function") if value(item, "function") is not None else item
+    node = value(holder, "parameters") or value(holder, "input_schema")
+    for key in at:
+        node = value(node, key)
+    return node
 
 
 def _tool(r: _Reader, node: yaml.Node) -> Tool:

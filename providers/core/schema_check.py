@@ -71,6 +71,15 @@ def _suspicious(schema: Any, depth: int = 0) -> bool:
 
 def problem(schema: Any) -> str | None:
     """What is wrong with ``schema`` per its metaschema (jsonschema's words), or None."""
+    found = problem_at(schema)
+    return None if found is None else found[0]
+
+
+def problem_at(schema: Any) -> tuple[str, tuple[str | int, ...]] | None:
+    """What is wrong with ``schema`` and where in it (the keys down to the wrong value), or None: a scenario's reader
+    turns the place into the file's line. A type name JSON Schema does not have and a property written as a bare
+    type name are said in words a schema's author reads (jsonschema's are "not valid under any of the given
+    schemas")."""
     if not _suspicious(schema):
         return None
     from jsonschema import exceptions, validators
@@ -78,11 +87,28 @@ def problem(schema: Any) -> str | None:
     try:
         validators.validator_for(schema).check_schema(schema)
     except exceptions.SchemaError as exc:
-        where = "/".join(str(p) for p in exc.path)
-        return f"{exc.message}" + (f" (at {where})" if where else "")
+        at = tuple(exc.path)
+        where = "/".join(str(p) for p in at)
+        return _said(exc, at) + (f" (at {where})" if where else ""), at
     except RecursionError:
-        return "the schema nests too deeply to check"
+        return "the schema nests too deeply to check", ()
     return None
+
+
+def _said(exc: Any, at: tuple[str | int, ...]) -> str:
+    from .bounded import nearest
+
+    value = exc.instance
+    if at and at[-1] == "type" and isinstance(value, (str, list)):  # {type: strin}, {type: [string, nul]}
+        names = [value] if isinstance(value, str) else value
+        wrong = next((n for n in names if not (isinstance(n, str) and n in _TYPES)), None)
+        if wrong is not None:
+            meant = nearest(wrong, sorted(_TYPES), 0.6) if isinstance(wrong, str) else None
+            return (f"type {wrong!r} is not a JSON Schema type" + (f" (did you mean {meant}?)" if meant else "")
+                    + f"; the types are {', '.join(sorted(_TYPES))}")
+    if len(at) >= 2 and at[-2] in _SCHEMA_MAPS and isinstance(value, str) and value in _TYPES:  # properties: {x: string}
+        return f"{at[-1]!r} must be a schema, {{type: {value}}}, not the bare word {value!r}"
+    return str(exc.message)
 
 
 def check_tool(name: str, schema: Any, **where: Any) -> None:
