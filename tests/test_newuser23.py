@@ -1,0 +1,107 @@
+"""Trial 23c, a new user's first hour (README first, no key, a scenario written from scratch with mistakes, the mock
+as the provider): what it found, held.
+
+Each test runs the real command-line entry (tests/cli.py) and holds what it says to truth from outside the code
+that says it: the file the test wrote (where its wrong value is, found by searching the text), a real mock server
+on 127.0.0.1, the JSON Schema type names of the specification."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from cli import refused, run_cli, user_env
+
+# JSON Schema 2020-12, Validation 6.1.1: "null", "boolean", "object", "array", "number", "string", "integer"
+SPEC_TYPES = {"null", "boolean", "object", "array", "number", "string", "integer"}
+
+
+def _place(text: str, written: str) -> tuple[int, int]:
+    """The 1-based line and column where ``written`` is in ``text`` (the value the user typed)."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if written in line:
+            return number, line.index(written) + 1
+    raise AssertionError(f"{written!r} not in the file")
+
+
+# ---- 1. a wrong type in a tool's schema: "s1.yaml:2: ... 'strin' is not valid under any of the given schemas" ----
+# (the line was the tool's, five lines above the typo; the words were jsonschema's and named no type)
+
+TYPO = """\
+tools:
+  - name: search
+    description: Search the web.
+    parameters:
+      type: object
+      properties:
+        q: {type: strin}
+      required: [q]
+messages:
+  - {role: user, content: find cats}
+"""
+
+
+def test_a_type_typo_in_a_tool_schema_names_its_own_line_and_column_and_the_type_meant(tmp_path: Path) -> None:
+    (tmp_path / "s.yaml").write_text(TYPO)
+    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
+    number, column = _place(TYPO, "strin}")
+    assert f"s.yaml:{number}:{column}:" in line, line
+    meant = re.search(r"did you mean (\w+)\?", line)
+    assert meant and meant.group(1) in SPEC_TYPES, line
+    listed = re.search(r"the types are ([a-z, ]+)", line)
+    assert listed and set(listed.group(1).strip().split(", ")) == SPEC_TYPES, line
+    (tmp_path / "s.yaml").write_text(TYPO.replace("strin}", meant.group(1) + "}"))
+    assert run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path).returncode == 0
+
+
+def test_a_bare_type_word_as_a_property_is_shown_the_schema_to_write(tmp_path: Path) -> None:
+    text = ("tools:\n  - {type: function, function: {name: a, parameters: {type: object, properties: {x: string}}}}\n"
+            "messages: [{role: user, content: hi}]\n")
+    (tmp_path / "s.yaml").write_text(text)
+    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
+    number, column = _place(text, "string}")
+    assert f"s.yaml:{number}:{column}:" in line, line
+    shown = re.search(r"must be a schema, (\{type: string\})", line)
+    assert shown, line
+    (tmp_path / "s.yaml").write_text(text.replace("x: string", "x: " + shown.group(1)))
+    assert run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path).returncode == 0
+
+
+def test_a_wrong_schema_in_a_tool_file_read_by_from_names_that_file(tmp_path: Path) -> None:
+    (tmp_path / "tools.yaml").write_text("- name: f\n  parameters: {type: object, properties: {a: {type: strng}}}\n")
+    (tmp_path / "s.yaml").write_text("tools:\n  - from: tools.yaml\nmessages: [{role: user, content: hi}]\n")
+    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
+    assert "s.yaml:2:" in line and "tools.yaml" in line.partition("s.yaml:2:")[2], line
+
+
+# ---- 2. the starter `init` writes, run as run --help shows against the mock: ten forced steps, ten error results ----
+
+def test_the_starter_scenario_runs_against_the_mock_to_an_answer_with_every_result_given(tmp_path: Path) -> None:
+    """What the mock received (its saved requests) is the truth: step 2 carries step 1's call answered by a real
+    result, not an error, with the call's own argument in it, and the loop asks no third time."""
+    from toolchoice.providers.core.mock.server import running_mock
+
+    assert run_cli(["init", "scenario.yaml"], env=user_env(), cwd=tmp_path).returncode == 0
+    with running_mock("openai", save_dir=tmp_path / "seen") as mock:
+        done = run_cli(["run", "scenario.yaml", "-p", "openai", "--base-url", mock.base_url, "--retries", "0"],
+                       env=user_env(OPENAI_API_KEY="unused"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    requests = sorted((tmp_path / "seen").glob("*.request.json"))
+    assert len(requests) == 2, requests
+    messages = json.loads(requests[1].read_text())["body"]["messages"]
+    (call,) = messages[-2]["tool_calls"]
+    city = json.loads(call["function"]["arguments"])["city"]
+    result = messages[-1]
+    assert result["role"] == "tool" and result["tool_call_id"] == call["id"], result
+    assert city in result["content"] and not result["content"].startswith("error"), result
+
+
+@pytest.mark.parametrize("name", ["scenario.yaml", "scenario.json"])
+def test_the_starter_loop_warns_of_nothing_in_a_dry_run(name: str, tmp_path: Path) -> None:
+    assert run_cli(["init", name], env=user_env(), cwd=tmp_path).returncode == 0
+    done = run_cli(["run", name, "-p", "openai", "--dry-run"], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "loop.cannot_end" not in done.stdout and "loop.no_results" not in done.stdout, done.stdout
