@@ -105,3 +105,26 @@ def test_the_starter_loop_warns_of_nothing_in_a_dry_run(name: str, tmp_path: Pat
     done = run_cli(["run", name, "-p", "openai", "--dry-run"], env=user_env(), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "loop.cannot_end" not in done.stdout and "loop.no_results" not in done.stdout, done.stdout
+
+
+# ---- 3. BFCL function docs with one mistyped type: "must describe an object, not type 'dict'; wrap the value" ----
+# (BFCL's own docs write `"type": "dict"` for the arguments: gorilla bfcl_eval/constants/type_mappings.py maps
+# dict -> object; the hint sent the author to wrap an object that already was one)
+
+BFCL_DOCS = [{"name": "get_distance", "description": "Distance between two cities.",
+              "parameters": {"type": "dict", "properties": {"origin": {"type": "string"},
+                                                            "unit": {"type": "strng"}}, "required": ["origin"]}}]
+
+
+@pytest.mark.parametrize("how", ["tools", "from"])
+def test_bfcl_docs_with_a_type_typo_name_the_typo_and_its_line_not_dict(how: str, tmp_path: Path) -> None:
+    text = json.dumps(BFCL_DOCS, indent=2)
+    (tmp_path / "bfcl.json").write_text(text)
+    (tmp_path / "s.yaml").write_text("tools:\n  - from: bfcl.json\nmessages: [{role: user, content: hi}]\n")
+    words = ["tools", "bfcl.json"] if how == "tools" else ["render", "s.yaml", "-p", "openai"]
+    line = refused(run_cli(words, env=user_env(), cwd=tmp_path))
+    number, _ = _place(text, '"strng"')
+    assert f"bfcl.json:{number}" in line and "'strng'" in line, line
+    assert "wrap the value" not in line, line
+    (tmp_path / "bfcl.json").write_text(text.replace('"strng"', '"string"'))
+    assert run_cli(words, env=user_env(), cwd=tmp_path).returncode == 0
