@@ -128,3 +128,43 @@ def test_bfcl_docs_with_a_type_typo_name_the_typo_and_its_line_not_dict(how: str
     assert "wrap the value" not in line, line
     (tmp_path / "bfcl.json").write_text(text.replace('"strng"', '"string"'))
     assert run_cli(words, env=user_env(), cwd=tmp_path).returncode == 0
+
+
+# ---- 4. required: [query] beside properties: {q: ...}: rendered without a word, judged later as wrong arguments ----
+
+REQUIRED_TYPO = """\
+tools:
+  - name: search
+    parameters:
+      type: object
+      properties:
+        query_text: {type: string}
+      required: [query_txt]
+tool_choice: search
+messages: [{role: user, content: find cats}]
+"""
+
+
+def test_a_required_name_no_property_describes_is_a_warning_with_the_name_meant(tmp_path: Path) -> None:
+    import jsonschema
+
+    import yaml
+
+    schema = yaml.safe_load(REQUIRED_TYPO)["tools"][0]["parameters"]
+    with pytest.raises(jsonschema.ValidationError):  # a call giving every described argument fails the schema
+        jsonschema.validate({"query_text": "cats"}, schema)
+    (tmp_path / "s.yaml").write_text(REQUIRED_TYPO)
+    done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    said = [e for e in json.loads(done.stdout)["ledger"] if e["code"] == "schema.required_unknown"]
+    assert len(said) == 1 and said[0]["severity"] == "warning", said
+    assert "'query_txt'" in said[0]["message"] and "did you mean 'query_text'?" in said[0]["message"], said
+    (tmp_path / "s.yaml").write_text(REQUIRED_TYPO.replace("[query_txt]", "[query_text]"))
+    done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
+    assert "schema.required_unknown" not in done.stdout
+    # allOf may describe it: valid and meant, so no warning
+    (tmp_path / "s.yaml").write_text(REQUIRED_TYPO.replace("      required: [query_txt]\n",
+                                                           "      allOf: [{properties: {query_txt: {type: string}}}]\n"
+                                                           "      required: [query_txt]\n"))
+    done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0 and "schema.required_unknown" not in done.stdout, done.stdout

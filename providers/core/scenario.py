@@ -198,13 +198,20 @@ def _tools(r: _Reader, node: yaml.Node | None
                                    _limits.raise_hint("tools"))
         for tool in batch:
             if tool.kind != "custom" and tool.parameters is not None:
-                from .schema_check import keyword_typos
+                from .schema_check import keyword_typos, required_unknown
 
                 _check_schema(r, item, tool, origin)
                 for where, word, meant in keyword_typos(tool.parameters):
                     notes.append(LedgerEntry("warning", "schema.keyword_typo", f"tool '{tool.name}': '{word}' (at "
                                              f"{where}) is not a JSON Schema keyword, so it is ignored; did you mean "
                                              f"'{meant}'?"))
+                for where, word, meant, names in required_unknown(tool.parameters):
+                    notes.append(LedgerEntry("warning", "schema.required_unknown", f"tool '{tool.name}': required "
+                                             f"names '{word}' (at {where}), which its properties do not describe, so "
+                                             "every call must send an argument the model is never told of; "
+                                             + (f"did you mean '{meant}'?" if meant else "its properties: "
+                                                + (", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+                                                   if names else "none"))))
             if tool.name in first_line:
                 raise r.loc(item).fail(f"duplicate tool name '{tool.name}'{origin} (first declared on line "
                                        f"{first_line[tool.name]})", "tool names must be unique: rename or remove one")

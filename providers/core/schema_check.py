@@ -159,3 +159,38 @@ def keyword_typos(schema: Any, at: str = "", depth: int = 0) -> list[tuple[str, 
         elif key in _SCHEMAS:
             found += keyword_typos(value, f"{at}/{key}", depth + 1)
     return found
+
+
+_COMPOSED = ("allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "dependentSchemas", "patternProperties")
+
+
+def required_unknown(schema: Any, at: str = "", depth: int = 0) -> list[tuple[str, str, str | None, list[str]]]:
+    """(where, the required name, the property it is close to or None, the properties) for each name ``required``
+    lists that ``properties`` beside it does not describe (``required: [query]`` beside ``properties: {q: ...}``):
+    valid JSON Schema, so nothing refuses it, but the schema then asks every call for an argument it never describes.
+    An object that may describe it elsewhere (``allOf``, ``$ref``, ``patternProperties``, an ``additionalProperties``
+    schema) is left alone."""
+    from .bounded import nearest
+
+    found: list[tuple[str, str, str | None, list[str]]] = []
+    if not isinstance(schema, dict) or depth > 100:
+        return found
+    props, required = schema.get("properties"), schema.get("required")
+    if (isinstance(props, dict) and isinstance(required, list) and not any(k in schema for k in _COMPOSED)
+            and not isinstance(schema.get("additionalProperties"), dict)):
+        names = [k for k in props if isinstance(k, str)]
+        for word in required:
+            if isinstance(word, str) and word not in props:
+                found.append((at or "$", word, nearest(word, names, 0.6), names))
+    for key in _SCHEMA_MAPS:
+        if isinstance(schema.get(key), dict):
+            for name, sub in schema[key].items():
+                found += required_unknown(sub, f"{at}/{key}/{name}", depth + 1)
+    for key in _SCHEMA_LISTS:
+        if isinstance(schema.get(key), list):
+            for i, sub in enumerate(schema[key]):
+                found += required_unknown(sub, f"{at}/{key}/{i}", depth + 1)
+    for key in _SCHEMAS:
+        if key in schema:
+            found += required_unknown(schema[key], f"{at}/{key}", depth + 1)
+    return found
