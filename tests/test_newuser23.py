@@ -168,3 +168,53 @@ def test_a_required_name_no_property_describes_is_a_warning_with_the_name_meant(
                                                            "      required: [query_txt]\n"))
     done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
     assert done.returncode == 0 and "schema.required_unknown" not in done.stdout, done.stdout
+
+
+# ---- 5. tool_choice half-shapes: "names a tool with null", "not a form toolchoice knows" with no form to write ----
+
+HALF = """\
+tools:
+  - {name: search, parameters: {type: object, properties: {q: {type: string}}, required: [q]}}
+  - {name: fetch, parameters: {type: object, properties: {url: {type: string}}, required: [url]}}
+tool_choice: CHOICE
+messages: [{role: user, content: find cats}]
+"""
+# What the provider's own wire takes for a named choice (openai 3.57.0 ChatCompletionNamedToolChoiceParam:
+# {"type": "function", "function": {"name": ...}}; anthropic ToolChoiceToolParam: {"type": "tool", "name": ...})
+WIRE = {"function": {"type": "function", "function": {"name": "search"}}, "tool": {"type": "tool", "name": "search"}}
+
+
+@pytest.mark.parametrize("kind, provider", [("function", "openai"), ("tool", "anthropic")])
+def test_a_named_choice_without_its_name_is_shown_the_whole_shape(kind: str, provider: str, tmp_path: Path) -> None:
+    (tmp_path / "s.yaml").write_text(HALF.replace("CHOICE", f"{{type: {kind}}}"))
+    line = refused(run_cli(["render", "s.yaml", "-p", provider], env=user_env(), cwd=tmp_path))
+    assert "names no tool" in line and "null" not in line, line
+    shape = re.search(r"\(or (\{type: .*?\}\})\)|\(or (\{type: tool, .*?\})\)", line)
+    assert shape, line
+    (tmp_path / "s.yaml").write_text(HALF.replace("CHOICE", shape.group(1) or shape.group(2)))
+    done = run_cli(["render", "s.yaml", "-p", provider, "-f", "json"], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["request"]["body"]["tool_choice"] == WIRE[kind]
+
+
+@pytest.mark.parametrize("written", ["{allowed_tools: [search, fetch]}", "{tools: [search, fetch], mode: required}"])
+def test_a_subset_under_another_key_is_shown_the_allowed_form(written: str, tmp_path: Path) -> None:
+    (tmp_path / "s.yaml").write_text(HALF.replace("CHOICE", written))
+    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
+    form = re.search(r"write tool_choice: (\{allowed: \[[^]]*\], mode: required\})", line)
+    assert form, line
+    (tmp_path / "s.yaml").write_text(HALF.replace("CHOICE", form.group(1)))
+    done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    sent = json.loads(done.stdout)["request"]["body"]["tool_choice"]  # openai AllowedToolChoice: mode and tools
+    assert sent["type"] == "allowed_tools" and sent["allowed_tools"]["mode"] == "required", sent
+    assert {t["function"]["name"] for t in sent["allowed_tools"]["tools"]} == {"search", "fetch"}, sent
+
+
+def test_an_allowed_list_written_as_one_word_is_shown_the_brackets(tmp_path: Path) -> None:
+    (tmp_path / "s.yaml").write_text(HALF.replace("CHOICE", "{allowed: search, mode: required}"))
+    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
+    fixed = re.search(r"write it in brackets: (\[search\])", line)
+    assert fixed, line
+    (tmp_path / "s.yaml").write_text(HALF.replace("CHOICE", f"{{allowed: {fixed.group(1)}, mode: required}}"))
+    assert run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path).returncode == 0
