@@ -218,3 +218,19 @@ def test_an_allowed_list_written_as_one_word_is_shown_the_brackets(tmp_path: Pat
     assert fixed, line
     (tmp_path / "s.yaml").write_text(HALF.replace("CHOICE", f"{{allowed: {fixed.group(1)}, mode: required}}"))
     assert run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path).returncode == 0
+
+
+# ---- 6. `tools` printed an MCP listing with {type: int} as good YAML (exit 0, no word); pasted, render refused it ----
+
+def test_tools_warns_of_a_schema_a_scenario_would_refuse(tmp_path: Path) -> None:
+    listing = {"tools": [{"name": "lookup", "inputSchema": {"type": "object", "properties": {"n": {"type": "int"}}}}]}
+    (tmp_path / "listing.json").write_text(json.dumps(listing))
+    shown = run_cli(["tools", "listing.json"], env=user_env(), cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    (tmp_path / "tools.yaml").write_text(shown.stdout)  # as the docs say: `toolchoice tools ... > tools.yaml`
+    (tmp_path / "s.yaml").write_text("tools:\n  - from: tools.yaml\nmessages: [{role: user, content: hi}]\n")
+    refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))  # the truth: refused
+    warned = [line for line in shown.stdout.splitlines() if line.startswith("# warning import.schema_invalid")]
+    assert len(warned) == 1 and "'lookup'" in warned[0] and "'int'" in warned[0], shown.stdout
+    data = json.loads(run_cli(["tools", "listing.json", "-f", "json"], env=user_env(), cwd=tmp_path).stdout)
+    assert [e["code"] for e in data["ledger"] if e["severity"] == "warning"] == ["import.schema_invalid"], data
