@@ -234,3 +234,27 @@ def test_tools_warns_of_a_schema_a_scenario_would_refuse(tmp_path: Path) -> None
     assert len(warned) == 1 and "'lookup'" in warned[0] and "'int'" in warned[0], shown.stdout
     data = json.loads(run_cli(["tools", "listing.json", "-f", "json"], env=user_env(), cwd=tmp_path).stdout)
     assert [e["code"] for e in data["ledger"] if e["severity"] == "warning"] == ["import.schema_invalid"], data
+
+
+# ---- 7. loop.results: get_weather: "18 C in {city}" went to the model braces and all, without a word ---------
+
+def test_a_literal_result_that_looks_like_a_template_is_said_and_the_template_form_fills_it(tmp_path: Path) -> None:
+    """The mock's saved request is the truth: what the model was sent as the result."""
+    from toolchoice.providers.core.mock.server import running_mock
+
+    literal = ("tools:\n  - {name: get_weather, parameters: {type: object, properties: {city: {type: string}}, "
+               "required: [city]}}\ntool_choice: get_weather\nmessages: [{role: user, content: Weather in Paris?}]\n"
+               'loop:\n  after_call: auto\n  results:\n    get_weather: "18 C in {city}"\n')
+    (tmp_path / "scenario.yaml").write_text(literal)
+    with running_mock("openai", save_dir=tmp_path / "seen") as mock:
+        done = run_cli(["run", "scenario.yaml", "-p", "openai", "--base-url", mock.base_url, "--retries", "0"],
+                       env=user_env(OPENAI_API_KEY="unused"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    sent = json.loads(sorted((tmp_path / "seen").glob("*.request.json"))[1].read_text())["body"]["messages"][-1]
+    assert sent["content"] == "18 C in {city}", sent  # braces and all
+    said = " ".join(done.stdout.split())
+    assert "loop.literal_field" in said and "{template:" in said, done.stdout
+    (tmp_path / "scenario.yaml").write_text(literal.replace('get_weather: "18 C in {city}"',
+                                                            'get_weather: {template: "18 C in {city}"}'))
+    dry = run_cli(["run", "scenario.yaml", "-p", "openai", "--dry-run"], env=user_env(), cwd=tmp_path)
+    assert dry.returncode == 0 and "loop.literal_field" not in dry.stdout, dry.stdout
