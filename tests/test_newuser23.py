@@ -258,3 +258,38 @@ def test_a_literal_result_that_looks_like_a_template_is_said_and_the_template_fo
                                                             'get_weather: {template: "18 C in {city}"}'))
     dry = run_cli(["run", "scenario.yaml", "-p", "openai", "--dry-run"], env=user_env(), cwd=tmp_path)
     assert dry.returncode == 0 and "loop.literal_field" not in dry.stdout, dry.stdout
+
+
+# ---- 8. providers: {openai: {tool_choice: any}}: "unknown key" and sixteen known keys, none of them the way ---------
+
+PER_PROVIDER = """\
+tools:
+  - {name: search, parameters: {type: object, properties: {q: {type: string}}, required: [q]}}
+tool_choice: auto
+messages: [{role: user, content: find cats}]
+providers:
+  openai: SETTINGS
+"""
+
+
+def test_a_tool_choice_under_a_provider_is_shown_the_top_level_and_extra(tmp_path: Path) -> None:
+    (tmp_path / "s.yaml").write_text(PER_PROVIDER.replace("SETTINGS", "{tool_choice: required}"))
+    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
+    number, column = _place(PER_PROVIDER, "SETTINGS")
+    assert f"s.yaml:{number}:{column + 1}:" in line and "top level" in line, line
+    written = re.search(r"(providers\.openai\.extra): \{tool_choice: \.\.\.\}", line)
+    assert written, line
+    (tmp_path / "s.yaml").write_text(PER_PROVIDER.replace("SETTINGS", "{extra: {tool_choice: required}}"))
+    done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["request"]["body"]["tool_choice"] == "required"
+
+
+def test_a_model_id_alone_under_a_provider_is_shown_the_model_key(tmp_path: Path) -> None:
+    (tmp_path / "s.yaml").write_text(PER_PROVIDER.replace("SETTINGS", "gpt-4.1"))
+    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
+    written = re.search(r"write providers\.openai: (\{model: gpt-4\.1\})", line)
+    assert written, line
+    (tmp_path / "s.yaml").write_text(PER_PROVIDER.replace("SETTINGS", written.group(1)))
+    done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0 and json.loads(done.stdout)["request"]["body"]["model"] == "gpt-4.1", done.stderr

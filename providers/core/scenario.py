@@ -220,6 +220,24 @@ def _tools(r: _Reader, node: yaml.Node | None
     return tuple(tools), not items, tuple(notes), tuple(t for t, _ in native), tuple(files)
 
 
+def _misplaced(r: _Reader, node: yaml.Node, pid: str) -> None:
+    """What a newcomer puts under ``providers.<id>`` that goes elsewhere: a model id alone (``openai: gpt-4o``), or a
+    key of the scenario's top level (``tool_choice``), which is every provider's; ``extra`` sends one its own value."""
+    if isinstance(node, yaml.ScalarNode) and isinstance(r.value(node), str) and r.value(node).strip():
+        raise r.loc(node).fail(f"providers.{pid} must be a mapping (key: value), not the scalar {r.value(node)!r}",
+                               f"for the model, write providers.{pid}: {{model: {r.value(node)}}}")
+    if not isinstance(node, yaml.MappingNode):
+        return
+    for key_node, _ in node.value:
+        key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+        if key in TOP_KEYS and key not in SETTINGS_KEYS and key not in ("name", "description"):
+            own = (f"; to send {pid} a value of its own as written, providers.{pid}.extra: {{{key}: ...}}"
+                   if key in ("tool_choice", "parallel_tool_calls") else "")
+            raise r.loc(key_node).fail(f"{key} is not a per-provider setting (providers.{pid}.{key})",
+                                       f"write {key}: at the top level of the scenario, where it holds for every "
+                                       f"provider{own}")
+
+
 def _check_schema(r: _Reader, item: yaml.Node, tool: Tool, origin: str) -> None:
     """A tool's parameters that are no valid JSON Schema: one line at the wrong value's own line and column where the
     tool is written here (else the tool's line, and the file its ``from:`` read it from)."""
@@ -473,6 +491,7 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
         if isinstance(value_node, yaml.ScalarNode) and r.value(value_node) is None:
             out[pid] = ProviderSettings()
             continue
+        _misplaced(r, value_node, pid)
         fields = r.mapping(value_node, f"providers.{pid}", SETTINGS_KEYS)
         values: dict[str, Any] = {}
         for key, child in fields.items():
