@@ -293,3 +293,21 @@ def test_a_model_id_alone_under_a_provider_is_shown_the_model_key(tmp_path: Path
     (tmp_path / "s.yaml").write_text(PER_PROVIDER.replace("SETTINGS", written.group(1)))
     done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
     assert done.returncode == 0 and json.loads(done.stdout)["request"]["body"]["model"] == "gpt-4.1", done.stderr
+
+
+# ---- 9. a tool result written {role: tool, id: c1}: "unknown key 'id'" and the known keys, none named as meant ----
+
+def test_a_tool_result_s_id_is_shown_tool_call_id(tmp_path: Path) -> None:
+    text = ("tools:\n  - {name: a}\nmessages:\n  - {role: user, content: hi}\n  - role: assistant\n"
+            "    tool_calls: [{id: c1, name: a, arguments: {}}]\n  - {role: tool, id: c1, content: ok}\n")
+    (tmp_path / "s.yaml").write_text(text)
+    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
+    number, column = _place(text, "id: c1, content")
+    assert f"s.yaml:{number}:{column}:" in line, line
+    written = re.search(r"write (tool_call_id: c1)", line)
+    assert written, line
+    (tmp_path / "s.yaml").write_text(text.replace("id: c1, content", written.group(1) + ", content"))
+    done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    sent = json.loads(done.stdout)["request"]["body"]["messages"][-1]  # openai ChatCompletionToolMessageParam
+    assert sent == {"role": "tool", "tool_call_id": "c1", "content": "ok"}, sent
