@@ -311,3 +311,60 @@ def test_a_tool_result_s_id_is_shown_tool_call_id(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     sent = json.loads(done.stdout)["request"]["body"]["messages"][-1]  # openai ChatCompletionToolMessageParam
     assert sent == {"role": "tool", "tool_call_id": "c1", "content": "ok"}, sent
+
+
+# ---- 10. an indent too few and a list written as something else: what the line said and where it sent the author ----
+
+INDENT = {
+    # parameters: left empty, its `type: object` one indent short: was "only function and custom tools are supported"
+    "type beside name": ("tools:\n  - name: a\n    parameters:\n    type: object\nmessages: [{role: user, content: hi}]\n",
+                         "type: object", "parameters:"),
+    # properties: left empty, its entries beside it: was "None is not of type 'object' (at properties)"
+    "properties empty": ("tools:\n  - name: a\n    parameters:\n      type: object\n      properties:\n"
+                         "      x: {type: string}\nmessages: [{role: user, content: hi}]\n", "properties:\n", "properties:"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(INDENT))
+def test_an_indent_too_few_is_said_as_one_and_two_more_spaces_load(case: str, tmp_path: Path) -> None:
+    text, wrong, under = INDENT[case]
+    (tmp_path / "s.yaml").write_text(text)
+    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
+    assert "indent" in line and "two spaces more" in line and "not supported" not in line, line
+    assert "None is not" not in line, line
+    # the fix the words give: the lines after `under` indented two spaces more
+    lines = text.splitlines(keepends=True)
+    start = next(i for i, l in enumerate(lines) if under in l) + 1
+    end = next(i for i, l in enumerate(lines) if l.startswith("messages:"))
+    fixed = "".join(lines[:start] + ["  " + l for l in lines[start:end]] + lines[end:])
+    (tmp_path / "s.yaml").write_text(fixed)
+    done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0, (fixed, done.stderr)
+    sent = json.loads(done.stdout)["request"]["body"]["tools"][0]["function"]["parameters"]
+    assert sent["type"] == "object" and wrong.strip().rstrip(":") in fixed, sent
+
+
+@pytest.mark.parametrize("text, fix", [
+    ("tools:\n  name: a\nmessages: [{role: user, content: hi}]\n", "start each tool with '- '"),
+    ("tools:\n  - get_weather\nmessages: [{role: user, content: hi}]\n", "write - name: get_weather"),
+    ("tools:\n  - name: a\nmessages: hi\n", "- {role: user, content: ...}"),
+])
+def test_a_list_written_as_something_else_is_shown_the_list_item(text: str, fix: str, tmp_path: Path) -> None:
+    (tmp_path / "s.yaml").write_text(text)
+    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
+    assert fix in line.partition(" (")[2], line
+
+
+def test_a_bare_type_null_is_said_and_the_quoted_null_loads(tmp_path: Path) -> None:
+    """JSON Schema's type names include "null" (2020-12 Validation 6.1.1); YAML 1.2 reads a bare null as no value, which
+    no type is: it rendered as "type": null (no JSON Schema) without a word."""
+    text = "tools:\n  - {name: a, parameters: {type: object, properties: {x: {type: null}}}}\nmessages: [{role: user, content: hi}]\n"
+    (tmp_path / "s.yaml").write_text(text)
+    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
+    number, column = _place(text, "null}")
+    assert f"s.yaml:{number}:{column}:" in line and "quote 'null'" in line, line
+    (tmp_path / "s.yaml").write_text(text.replace("type: null", "type: 'null'"))
+    done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    x = json.loads(done.stdout)["request"]["body"]["tools"][0]["function"]["parameters"]["properties"]["x"]
+    assert x == {"type": "null"}, x

@@ -157,7 +157,7 @@ def _tools(r: _Reader, node: yaml.Node | None
         return (), False, (), (), ()
     if isinstance(node, yaml.ScalarNode) and r.value(node) is None:
         return (), False, (), (), ()
-    items = r.sequence(node, "tools")
+    items = r.sequence(node, "tools", "start each tool with '- ' (- name: get_weather), one list item per tool")
     tools: list[Tool] = []
     notes: list[LedgerEntry] = []
     native: list[tuple[NativeTool, yaml.Node]] = []
@@ -220,6 +220,19 @@ def _tools(r: _Reader, node: yaml.Node | None
     return tuple(tools), not items, tuple(notes), tuple(t for t, _ in native), tuple(files)
 
 
+def _schema_beside(r: _Reader, fields: dict[str, yaml.Node]) -> None:
+    """``type: object`` beside a tool's name, where an indent too few put the schema's ``type`` (under an empty
+    ``parameters:``): said as that, not as an unsupported kind of tool."""
+    kind = fields.get("type")
+    if not isinstance(kind, yaml.ScalarNode) or r.value(kind) not in _JSON_TYPES:
+        return
+    empty = "parameters" in fields and r.value(fields["parameters"]) is None
+    raise r.loc(kind).fail(f"type: {r.value(kind)} is a JSON Schema type, not a kind of tool",
+                           "indent it (and the schema's other keys) under parameters:, two spaces more" if empty else
+                           "the arguments' schema goes under parameters: ({type: object, properties: {...}}); a "
+                           "function tool needs no type")
+
+
 def _misplaced(r: _Reader, node: yaml.Node, pid: str) -> None:
     """What a newcomer puts under ``providers.<id>`` that goes elsewhere: a model id alone (``openai: gpt-4o``), or a
     key of the scenario's top level (``tool_choice``), which is every provider's; ``extra`` sends one its own value."""
@@ -273,7 +286,13 @@ def _schema_node(item: yaml.Node, at: tuple[str | int, ...]) -> yaml.Node | None
 
 
 def _tool(r: _Reader, node: yaml.Node) -> Tool:
+    if isinstance(node, yaml.ScalarNode) and isinstance(r.value(node), str) and re.fullmatch(r"[\w.-]+", r.value(node)):
+        name = r.value(node)  # `tools: [get_weather]`: a name alone (`name:a`, glued, is the mapping reader's)
+        raise r.loc(node).fail(f"a tool must be a mapping (key: value), not the scalar {name!r}",
+                               f"write - name: {name} (with description: and parameters:, the JSON Schema of its "
+                               "arguments)" if len(name) <= 64 and name.isprintable() else None)
     fields = r.mapping(node, "a tool")
+    _schema_beside(r, fields)
     # Accept tools pasted in OpenAI's wrapped form, Responses' flat form (type: function beside
     # name) and Anthropic's form (input_schema, optional type: custom). OpenAI's custom (free-text)
     # tools are type: custom without input_schema/parameters, flat or wrapped in custom: {...}.

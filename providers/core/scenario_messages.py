@@ -125,7 +125,7 @@ def read_messages(r: _Reader, node: yaml.Node | None, reading: Reading | None = 
     leading = reading.leading  # system/developer messages before the conversation
     calls = reading.calls  # id -> (tool name, line)
     answered = reading.answered
-    for item in r.sequence(node, "messages"):
+    for item in r.sequence(node, "messages", "write each message as a list item: - {role: user, content: ...}"):
         loc = r.loc(item)
         fields = r.mapping(item, "a message")
         if "role" not in fields:

@@ -35,7 +35,7 @@ def _suspicious(schema: Any, depth: int = 0) -> bool:
     if required is not None and not (isinstance(required, list) and all(isinstance(r, str) for r in required)):
         return True
     kind = schema.get("type")
-    if kind is not None and not ((isinstance(kind, str) and kind in _TYPES)
+    if "type" in schema and not ((isinstance(kind, str) and kind in _TYPES)
                                  or (isinstance(kind, list) and all(isinstance(k, str) and k in _TYPES for k in kind))):
         return True
     for key in _COUNTS:
@@ -99,6 +99,9 @@ def _said(exc: Any, at: tuple[str | int, ...]) -> str:
     from .bounded import nearest
 
     value = exc.instance
+    if at and at[-1] == "type" and value is None:  # `type:` with nothing after it
+        return (f"type is empty (YAML's null): write one of the types, {', '.join(sorted(_TYPES))} (quote 'null': "
+                "YAML reads it bare as nothing)")
     if at and at[-1] == "type" and isinstance(value, (str, list)):  # {type: strin}, {type: [string, nul]}
         names = [value] if isinstance(value, str) else value
         wrong = next((n for n in names if not (isinstance(n, str) and n in _TYPES)), None)
@@ -106,6 +109,11 @@ def _said(exc: Any, at: tuple[str | int, ...]) -> str:
             meant = nearest(wrong, sorted(_TYPES), 0.6) if isinstance(wrong, str) else None
             return (f"type {wrong!r} is not a JSON Schema type" + (f" (did you mean {meant}?)" if meant else "")
                     + f"; the types are {', '.join(sorted(_TYPES))}")
+    empty = "{}" if at and at[-1] in _SCHEMA_MAPS else "[]" if at and at[-1] in (*_SCHEMA_LISTS, "enum", "required") \
+        else None
+    if value is None and empty:  # `properties:` with nothing under it: its entries indented beside it, not under it
+        return (f"{at[-1]} is empty (null): indent what belongs to it two spaces more than {at[-1]}:, or write "
+                f"{at[-1]}: {empty}")
     if len(at) >= 2 and at[-2] in _SCHEMA_MAPS and isinstance(value, str) and value in _TYPES:  # properties: {x: string}
         return f"{at[-1]!r} must be a schema, {{type: {value}}}, not the bare word {value!r}"
     return str(exc.message)
