@@ -17,6 +17,7 @@ STARTER = """\
 # A toolchoice scenario: the tools, a neutral tool_choice, the conversation, per-provider settings.
 # Try it:   toolchoice compare {name}            (dry run: no key, no network)
 #           toolchoice render {name} -p openai   (the exact request and its ledger)
+#           toolchoice run {name} -p openai --dry-run   (the agent loop of loop: below, step 1)
 {shells}# Editors with the YAML language server autocomplete this file with the line below
 # (`toolchoice schema scenario --path` prints where the schema is installed):
 # yaml-language-server: $schema={schema}
