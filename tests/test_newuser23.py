@@ -27,6 +27,23 @@ def _place(text: str, written: str) -> tuple[int, int]:
     raise AssertionError(f"{written!r} not in the file")
 
 
+def _refused_at(tmp_path: Path, text: str, written: str) -> str:
+    """`render` of ``text`` refused, its line naming the line and column where ``written`` is."""
+    (tmp_path / "s.yaml").write_text(text)
+    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
+    number, column = _place(text, written)
+    assert f"s.yaml:{number}:{column}:" in line, line
+    return line
+
+
+def _rendered(tmp_path: Path, text: str) -> dict:
+    """The request body `render -p openai -f json` makes of ``text``, which loads."""
+    (tmp_path / "s.yaml").write_text(text)
+    done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
+    assert done.returncode == 0, (text, done.stderr)
+    return json.loads(done.stdout)["request"]["body"]
+
+
 # ---- 1. a wrong type in a tool's schema: "s1.yaml:2: ... 'strin' is not valid under any of the given schemas" ----
 # (the line was the tool's, five lines above the typo; the words were jsonschema's and named no type)
 
@@ -45,29 +62,20 @@ messages:
 
 
 def test_a_type_typo_in_a_tool_schema_names_its_own_line_and_column_and_the_type_meant(tmp_path: Path) -> None:
-    (tmp_path / "s.yaml").write_text(TYPO)
-    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
-    number, column = _place(TYPO, "strin}")
-    assert f"s.yaml:{number}:{column}:" in line, line
+    line = _refused_at(tmp_path, TYPO, "strin}")
     meant = re.search(r"did you mean (\w+)\?", line)
     assert meant and meant.group(1) in SPEC_TYPES, line
     listed = re.search(r"the types are ([a-z, ]+)", line)
     assert listed and set(listed.group(1).strip().split(", ")) == SPEC_TYPES, line
-    (tmp_path / "s.yaml").write_text(TYPO.replace("strin}", meant.group(1) + "}"))
-    assert run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path).returncode == 0
+    _rendered(tmp_path, TYPO.replace("strin}", meant.group(1) + "}"))
 
 
 def test_a_bare_type_word_as_a_property_is_shown_the_schema_to_write(tmp_path: Path) -> None:
     text = ("tools:\n  - {type: function, function: {name: a, parameters: {type: object, properties: {x: string}}}}\n"
             "messages: [{role: user, content: hi}]\n")
-    (tmp_path / "s.yaml").write_text(text)
-    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
-    number, column = _place(text, "string}")
-    assert f"s.yaml:{number}:{column}:" in line, line
-    shown = re.search(r"must be a schema, (\{type: string\})", line)
+    shown = re.search(r"must be a schema, (\{type: string\})", line := _refused_at(tmp_path, text, "string}"))
     assert shown, line
-    (tmp_path / "s.yaml").write_text(text.replace("x: string", "x: " + shown.group(1)))
-    assert run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path).returncode == 0
+    _rendered(tmp_path, text.replace("x: string", "x: " + shown.group(1)))
 
 
 def test_a_wrong_schema_in_a_tool_file_read_by_from_names_that_file(tmp_path: Path) -> None:
@@ -300,16 +308,10 @@ def test_a_model_id_alone_under_a_provider_is_shown_the_model_key(tmp_path: Path
 def test_a_tool_result_s_id_is_shown_tool_call_id(tmp_path: Path) -> None:
     text = ("tools:\n  - {name: a}\nmessages:\n  - {role: user, content: hi}\n  - role: assistant\n"
             "    tool_calls: [{id: c1, name: a, arguments: {}}]\n  - {role: tool, id: c1, content: ok}\n")
-    (tmp_path / "s.yaml").write_text(text)
-    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
-    number, column = _place(text, "id: c1, content")
-    assert f"s.yaml:{number}:{column}:" in line, line
-    written = re.search(r"write (tool_call_id: c1)", line)
+    written = re.search(r"write (tool_call_id: c1)", line := _refused_at(tmp_path, text, "id: c1, content"))
     assert written, line
-    (tmp_path / "s.yaml").write_text(text.replace("id: c1, content", written.group(1) + ", content"))
-    done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    sent = json.loads(done.stdout)["request"]["body"]["messages"][-1]  # openai ChatCompletionToolMessageParam
+    sent = _rendered(tmp_path, text.replace("id: c1, content", written.group(1) + ", content"))["messages"][-1]
+    # openai ChatCompletionToolMessageParam
     assert sent == {"role": "tool", "tool_call_id": "c1", "content": "ok"}, sent
 
 
@@ -359,12 +361,7 @@ def test_a_bare_type_null_is_said_and_the_quoted_null_loads(tmp_path: Path) -> N
     """JSON Schema's type names include "null" (2020-12 Validation 6.1.1); YAML 1.2 reads a bare null as no value, which
     no type is: it rendered as "type": null (no JSON Schema) without a word."""
     text = "tools:\n  - {name: a, parameters: {type: object, properties: {x: {type: null}}}}\nmessages: [{role: user, content: hi}]\n"
-    (tmp_path / "s.yaml").write_text(text)
-    line = refused(run_cli(["render", "s.yaml", "-p", "openai"], env=user_env(), cwd=tmp_path))
-    number, column = _place(text, "null}")
-    assert f"s.yaml:{number}:{column}:" in line and "quote 'null'" in line, line
-    (tmp_path / "s.yaml").write_text(text.replace("type: null", "type: 'null'"))
-    done = run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], env=user_env(), cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    x = json.loads(done.stdout)["request"]["body"]["tools"][0]["function"]["parameters"]["properties"]["x"]
+    line = _refused_at(tmp_path, text, "null}")
+    assert "quote 'null'" in line, line
+    x = _rendered(tmp_path, text.replace("type: null", "type: 'null'"))["tools"][0]["function"]["parameters"]["properties"]["x"]
     assert x == {"type": "null"}, x
