@@ -17,6 +17,7 @@ STARTER = """\
 # A toolchoice scenario: the tools, a neutral tool_choice, the conversation, per-provider settings.
 # Try it:   toolchoice compare {name}            (dry run: no key, no network)
 #           toolchoice render {name} -p openai   (the exact request and its ledger)
+#           toolchoice run {name} -p openai --dry-run   (the agent loop of loop: below, step 1)
 {shells}# Editors with the YAML language server autocomplete this file with the line below
 # (`toolchoice schema scenario --path` prints where the schema is installed):
 # yaml-language-server: $schema={schema}
@@ -49,6 +50,12 @@ messages:                        # a system/developer message may come first; th
 providers:                       # optional, per provider id (toolchoice providers lists them)
   openai: {{model: gpt-5.4-mini}}
   anthropic: {{model: claude-sonnet-5, max_tokens: 1024}}
+
+loop:                            # optional, for `toolchoice run` (the agent loop; docs/run.md)
+  after_call: auto               # after a step that called a tool, auto: the model may answer in text
+  results:                       # what each tool "returns" to the model; no code of yours runs
+    get_weather: {{template: "18 degrees C and cloudy in {{city}}"}}
+    get_time: {{template: "14:05 in {{city}}"}}
 """
 
 

@@ -268,7 +268,7 @@ def test_gemini_validated_has_no_neutral_equivalent(value):
     ({"type": "function", "function": {"name": "get_time"}, "name": "get_time"},
      'tool_choice object {"type":"function","function":{"name":"get_time"},"name":"get_time"} is not a form toolchoice knows'),
     ({"tool": ["get_time"]}, 'tool_choice object {"tool":["get_time"]} is not a form toolchoice knows'),
-    ({"type": "tool"}, "tool_choice names a tool with null, which is not a tool name"),
+    ({"type": "tool"}, 'tool_choice {"type":"tool"} names no tool'),
     ({"allowed": []}, "the allowed list must be a non-empty list of tool names"),
     ({"allowed": "get_time"}, "the allowed list must be a non-empty list of tool names"),
     ({"allowed": ["get_time", "get_time"]}, "the allowed list names 'get_time' twice"),

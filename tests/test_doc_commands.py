@@ -38,7 +38,7 @@ def keyless_block() -> list[list[str]]:
 def test_the_readme_s_keyless_first_run_runs_as_written_without_a_key(tmp_path):
     lines = keyless_block()
     assert [words[:2] for words in lines] == [["toolchoice", "init"], ["toolchoice", "compare"], ["toolchoice", "render"],
-                                               ["toolchoice", "render"], ["toolchoice", "compare"]]
+                                               ["toolchoice", "render"], ["toolchoice", "compare"], ["toolchoice", "run"]]
     outputs = []
     for words in lines:
         result = run_cli(words[1:], env=environment(COLUMNS="80"), cwd=tmp_path)
@@ -53,6 +53,8 @@ def test_the_readme_s_keyless_first_run_runs_as_written_without_a_key(tmp_path):
     # (at 80 columns the endpoint column is left out rather than a host folded: test_user_trial10)
     assert re.search(r"^│ openai +│ (?:[^│]+│ )?required ", outputs[4], re.M), outputs[4]
     assert re.search(r'^│ anthropic +│ (?:[^│]+│ )?\{"type":"any', outputs[4], re.M), outputs[4]
+    # "the agent loop": step 1's request, and what the later steps depend on (the starter's loop: section)
+    assert '"tool_choice": {' in outputs[5] and "later steps depend on the replies" in outputs[5], outputs[5]
 
 
 @pytest.mark.parametrize("columns", [80, 60])

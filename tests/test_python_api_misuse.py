@@ -209,7 +209,7 @@ def test_a_scenario_dict_reads_as_the_same_yaml(scenario: Any) -> None:
     (lambda d: d["loop"].update(max_steps=0), "scenario['loop']['max_steps']: loop.max_steps must be a whole number"),
     (lambda d: d.update(extra=1), "scenario['extra']: unknown key 'extra' in the scenario"),
     (lambda d: d["tools"][0]["parameters"].update(required="city"),
-     "scenario['tools'][0]: tool 'get_weather': its parameters are not a valid JSON Schema"),
+     "scenario['tools'][0]['parameters']['required']: tool 'get_weather': its parameters are not a valid JSON Schema"),
 ])
 def test_a_bad_value_in_a_scenario_dict_names_its_place(change: Callable[[dict[str, Any]], Any], message: str) -> None:
     data = _as_dict()

@@ -137,8 +137,8 @@ def test_an_effort_cohere_has_no_field_for_is_said(tmp_path):
 # ---- bad input: the one line says what to do ---------------------------------------------------------------
 
 @pytest.mark.parametrize("line, expected", [
-    ("tool_choice: {type: tool}", "s.yaml:4:14: tool_choice names a tool with null, which is not a tool name "
-     "(name a declared tool: get_weather, get_time)"),
+    ("tool_choice: {type: tool}", "s.yaml:4:14: tool_choice {\"type\":\"tool\"} names no tool (to force get_weather, "
+     "write tool_choice: get_weather (or {type: tool, name: get_weather}); to force any tool, tool_choice: required)"),
     ("tool_choice: {allowed: [get_time, get_time], mode: required}",
      "s.yaml:4:14: the allowed list names 'get_time' twice (name each tool once)"),
     ("providers: {anthropic: {thinking: {budget: -1}}}",

@@ -110,8 +110,9 @@ def _declared(name: Any, tool_names: tuple[str, ...], fail: Fail, known: Any = N
     """``name`` where it is a declared tool's; ``known``: the names as a set (an allowed list of 10,000 looked each up
     in the tuple: 10^8 comparisons); ``bare``: written as a bare word, which may be a keyword misspelled."""
     if not isinstance(name, str) or not name:
-        raise fail(f"tool_choice names a tool with {quoted(name)}, which is not a tool name",
-                   f"name a declared tool: {', '.join(tool_names)}" if tool_names else "declare the tool under tools:")
+        said = ("tool_choice names no tool (its name is missing)" if name is None else
+                f"tool_choice names a tool with {quoted(name)}, which is not a tool name")
+        raise fail(said, f"name a declared tool: {', '.join(tool_names)}" if tool_names else "declare the tool under tools:")
     if name not in (tool_names if known is None else known):
         declared = ", ".join(tool_names) if tool_names else "none"
         hint = tool_did_you_mean(name, tool_names) or (did_you_mean(name.lower(), ("auto", "none", "required"))
@@ -123,7 +124,9 @@ def _declared(name: Any, tool_names: tuple[str, ...], fail: Fail, known: Any = N
 
 def _names_from(items: Any, fail: Fail, tool_names: tuple[str, ...]) -> tuple[str, ...]:
     if not isinstance(items, list) or not items:
-        raise fail("the allowed list must be a non-empty list of tool names", None)
+        written = items if isinstance(items, str) and items else ", ".join(tool_names[:2]) or "a, b"
+        raise fail("the allowed list must be a non-empty list of tool names",
+                   f"name at least one declared tool: [{written}]" if items == [] else f"write it in brackets: [{written}]")
     names: list[str] = []
     known = frozenset(tool_names)
     for item in items:
@@ -173,6 +176,11 @@ def _parse_object(value: dict[str, Any], tool_names: tuple[str, ...], fail: Fail
     if keys == {"function"} and _name_only(value["function"]):
         return named(value["function"].get("name"))
     kind = value.get("type")
+    if kind in ("function", "tool") and keys == {"type"}:  # a half-shape: the kind of a named choice, with no name
+        tool = tool_names[0] if tool_names else "NAME"
+        shape = f"{{type: function, function: {{name: {tool}}}}}" if kind == "function" else f"{{type: tool, name: {tool}}}"
+        raise fail(f"tool_choice {spelling} names no tool", f"to force {tool}, write tool_choice: {tool} (or {shape}); "
+                   "to force any tool, tool_choice: required")
     if kind == "function":
         if keys == {"type", "function"} and _name_only(value["function"]):
             return named(value["function"].get("name"))  # OpenAI chat
@@ -206,6 +214,11 @@ def _unknown_object_hint(value: dict[str, Any], tool_names: tuple[str, ...]) -> 
     words = [str(k) for k in value] + [v for v in value.values() if isinstance(v, str)]
     for inner in (v for v in value.values() if isinstance(v, dict)):  # one level down: {toolChoice: {any: {}}}
         words += [str(k) for k in inner] + [v for v in inner.values() if isinstance(v, str)]
+    listed = next((v for v in value.values() if isinstance(v, list) and v
+                   and all(isinstance(n, str) and n in tool_names for n in v)), None)
+    if listed is not None:  # {allowed_tools: [a, b]}, {tools: [a]}: a subset, in another API's or a guessed key
+        return f"to let the model call only {', '.join(listed[:8])}, write tool_choice: {{allowed: [{', '.join(listed[:8])}" \
+               f"{', ...' if len(listed) > 8 else ''}], mode: required}} (mode: auto lets it answer in text)"
     tool = next((w for w in words if w in tool_names), None)
     if tool is not None:
         return f"to force {tool}, write tool_choice: {tool} (or {{tool: {tool}}})"

@@ -144,15 +144,15 @@ class LoopOptions:
         return self.render._replace(model=self.models[provider])
 
     def findings(self, provider: str, scenario: Scenario) -> list[LedgerEntry]:
-        """loop.cannot_end, loop.hosted_call and loop.no_results (loop_lint), once per provider: step 1's ledger
-        carries them."""
+        """loop.cannot_end, loop.hosted_call, loop.no_results and loop.literal_field (loop_lint), once per provider:
+        step 1's ledger carries them."""
         if provider not in self._found:
-            from .loop_lint import cannot_end, hosted_calls, no_results
+            from .loop_lint import cannot_end, hosted_calls, result_findings
 
             found = (cannot_end(scenario, self.override, provider, self.capabilities),
                      hosted_calls(scenario, self.override, provider))
             self._found[provider] = [*(f for f in found if f is not None),
-                                     *no_results(scenario, self.results_from, self.override)]
+                                     *result_findings(scenario, self.results_from, self.override)]
         return self._found[provider]
 
     def thinking_rules(self, provider: str, scenario: Scenario) -> tuple[str | None, str | None]:

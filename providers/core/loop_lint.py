@@ -322,6 +322,33 @@ def no_results(scenario: Scenario, results_from: str | None, override: Any = Non
             for name in missing]
 
 
+def result_findings(scenario: Scenario, results_from: str | None, override: Any = None) -> list[LedgerEntry]:
+    """What run says of ``loop.results`` before step 1: the offered tools without one, the literals that look like
+    templates (neither, with a results command: it answers every call)."""
+    return [*no_results(scenario, results_from, override), *(literal_fields(scenario) if results_from is None else ())]
+
+
+def literal_fields(scenario: Scenario) -> list[LedgerEntry]:
+    """A literal result that holds ``{argument}`` of its tool (``get_weather: "18 C in {city}"``): sent to the model as
+    written, braces and all; only ``{template: ...}`` fills the call's arguments in."""
+    import re
+
+    found: list[LedgerEntry] = []
+    tools = {t.name: t for t in scenario.tools}
+    for name, result in (scenario.loop or NO_LOOP).results.items():
+        properties = (tools[name].parameters or {}).get("properties") if name in tools else None
+        if not isinstance(properties, dict):
+            continue
+        items = result.value if result.kind == "list" else (result,)
+        texts = [r.value for r in items if r.kind == "literal" and isinstance(r.value, str)]
+        fields = [f for text in texts for f in re.findall(r"\{(\w+)\}", text) if f in properties]
+        if fields:
+            found.append(LedgerEntry("warning", "loop.literal_field", f"loop.results.{name} is a literal, so "
+                                     f"'{{{fields[0]}}}' reaches the model as written; to fill in the call's "
+                                     f"{fields[0]}, write {name}: {{template: \"...\"}}"))
+    return found
+
+
 def thinking_rules(provider: str, model: str, scenario: Scenario) -> tuple[str | None, str | None]:
     """The model rules (as the ledger cites them) saying the model runs the preserved-thinking prefix
     check, unless thinking is turned off (``thinking_prefix_check``), and that thinking stays one setting
@@ -409,7 +436,7 @@ def static(scenario: Scenario, provider: str, render: Any, capabilities: Any = N
         if found is not None:
             out.append(found)
     if results:
-        out.extend(no_results(scenario, results_from, override))
+        out.extend(result_findings(scenario, results_from, override))
     spec = scenario.loop or NO_LOOP
     if distinct_steps(spec) < 2:
         return out

@@ -157,7 +157,7 @@ def _tools(r: _Reader, node: yaml.Node | None
         return (), False, (), (), ()
     if isinstance(node, yaml.ScalarNode) and r.value(node) is None:
         return (), False, (), (), ()
-    items = r.sequence(node, "tools")
+    items = r.sequence(node, "tools", "start each tool with '- ' (- name: get_weather), one list item per tool")
     tools: list[Tool] = []
     notes: list[LedgerEntry] = []
     native: list[tuple[NativeTool, yaml.Node]] = []
@@ -198,13 +198,20 @@ def _tools(r: _Reader, node: yaml.Node | None
                                    _limits.raise_hint("tools"))
         for tool in batch:
             if tool.kind != "custom" and tool.parameters is not None:
-                from .schema_check import check_tool, keyword_typos
+                from .schema_check import keyword_typos, required_unknown
 
-                check_tool(tool.name, tool.parameters, path=r.path, line=r.loc(item).line)
+                _check_schema(r, item, tool, origin)
                 for where, word, meant in keyword_typos(tool.parameters):
                     notes.append(LedgerEntry("warning", "schema.keyword_typo", f"tool '{tool.name}': '{word}' (at "
                                              f"{where}) is not a JSON Schema keyword, so it is ignored; did you mean "
                                              f"'{meant}'?"))
+                for where, word, meant, names in required_unknown(tool.parameters):
+                    notes.append(LedgerEntry("warning", "schema.required_unknown", f"tool '{tool.name}': required "
+                                             f"names '{word}' (at {where}), which its properties do not describe, so "
+                                             "every call must send an argument the model is never told of; "
+                                             + (f"did you mean '{meant}'?" if meant else "its properties: "
+                                                + (", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+                                                   if names else "none"))))
             if tool.name in first_line:
                 raise r.loc(item).fail(f"duplicate tool name '{tool.name}'{origin} (first declared on line "
                                        f"{first_line[tool.name]})", "tool names must be unique: rename or remove one")
@@ -213,8 +220,79 @@ def _tools(r: _Reader, node: yaml.Node | None
     return tuple(tools), not items, tuple(notes), tuple(t for t, _ in native), tuple(files)
 
 
+def _schema_beside(r: _Reader, fields: dict[str, yaml.Node]) -> None:
+    """``type: object`` beside a tool's name, where an indent too few put the schema's ``type`` (under an empty
+    ``parameters:``): said as that, not as an unsupported kind of tool."""
+    kind = fields.get("type")
+    if not isinstance(kind, yaml.ScalarNode) or r.value(kind) not in _JSON_TYPES:
+        return
+    empty = "parameters" in fields and r.value(fields["parameters"]) is None
+    raise r.loc(kind).fail(f"type: {r.value(kind)} is a JSON Schema type, not a kind of tool",
+                           "indent it (and the schema's other keys) under parameters:, two spaces more" if empty else
+                           "the arguments' schema goes under parameters: ({type: object, properties: {...}}); a "
+                           "function tool needs no type")
+
+
+def _misplaced(r: _Reader, node: yaml.Node, pid: str) -> None:
+    """What a newcomer puts under ``providers.<id>`` that goes elsewhere: a model id alone (``openai: gpt-4o``), or a
+    key of the scenario's top level (``tool_choice``), which is every provider's; ``extra`` sends one its own value."""
+    if isinstance(node, yaml.ScalarNode) and isinstance(r.value(node), str) and r.value(node).strip():
+        raise r.loc(node).fail(f"providers.{pid} must be a mapping (key: value), not the scalar {r.value(node)!r}",
+                               f"for the model, write providers.{pid}: {{model: {r.value(node)}}}")
+    if not isinstance(node, yaml.MappingNode):
+        return
+    for key_node, _ in node.value:
+        key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+        if key in TOP_KEYS and key not in SETTINGS_KEYS and key not in ("name", "description"):
+            own = (f"; to send {pid} a value of its own as written, providers.{pid}.extra: {{{key}: ...}}"
+                   if key in ("tool_choice", "parallel_tool_calls") else "")
+            raise r.loc(key_node).fail(f"{key} is not a per-provider setting (providers.{pid}.{key})",
+                                       f"write {key}: at the top level of the scenario, where it holds for every "
+                                       f"provider{own}")
+
+
+def _check_schema(r: _Reader, item: yaml.Node, tool: Tool, origin: str) -> None:
+    """A tool's parameters that are no valid JSON Schema: one line at the wrong value's own line and column where the
+    tool is written here (else the tool's line, and the file its ``from:`` read it from)."""
+    from .schema_check import problem_at
+
+    found = problem_at(tool.parameters)
+    if found is None:
+        return
+    said, at = found
+    node = None if origin else _schema_node(item, at)
+    where = r.loc(node) if node is not None else None
+    raise ToolchoiceError(f"tool '{tool.name}'{origin}: its parameters are not a valid JSON Schema: {said}",
+                          hint="fix the schema (https://json-schema.org/understanding-json-schema)", path=r.path,
+                          line=where.line if where else r.loc(item).line,
+                          column=where.node.start_mark.column + 1 if where else None)
+
+
+def _schema_node(item: yaml.Node, at: tuple[str | int, ...]) -> yaml.Node | None:
+    """The node of the value at ``at`` in a tool's parameters as written (``parameters:`` or ``input_schema:``, in
+    the tool or in its ``function:``), or None where the text does not hold it (an alias, a merged key)."""
+    def value(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
+        if isinstance(node, yaml.MappingNode):
+            return next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == str(key)), None)
+        if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
+            return node.value[key]
+        return None
+
+    holder = value(item, "function") if value(item, "function") is not None else item
+    node = value(holder, "parameters") or value(holder, "input_schema")
+    for key in at:
+        node = value(node, key)
+    return node
+
+
 def _tool(r: _Reader, node: yaml.Node) -> Tool:
+    if isinstance(node, yaml.ScalarNode) and isinstance(r.value(node), str) and re.fullmatch(r"[\w.-]+", r.value(node)):
+        name = r.value(node)  # `tools: [get_weather]`: a name alone (`name:a`, glued, is the mapping reader's)
+        raise r.loc(node).fail(f"a tool must be a mapping (key: value), not the scalar {name!r}",
+                               f"write - name: {name} (with description: and parameters:, the JSON Schema of its "
+                               "arguments)" if len(name) <= 64 and name.isprintable() else None)
     fields = r.mapping(node, "a tool")
+    _schema_beside(r, fields)
     # Accept tools pasted in OpenAI's wrapped form, Responses' flat form (type: function beside
     # name) and Anthropic's form (input_schema, optional type: custom). OpenAI's custom (free-text)
     # tools are type: custom without input_schema/parameters, flat or wrapped in custom: {...}.
@@ -432,6 +510,7 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
         if isinstance(value_node, yaml.ScalarNode) and r.value(value_node) is None:
             out[pid] = ProviderSettings()
             continue
+        _misplaced(r, value_node, pid)
         fields = r.mapping(value_node, f"providers.{pid}", SETTINGS_KEYS)
         values: dict[str, Any] = {}
         for key, child in fields.items():

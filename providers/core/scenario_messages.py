@@ -125,7 +125,7 @@ def read_messages(r: _Reader, node: yaml.Node | None, reading: Reading | None = 
     leading = reading.leading  # system/developer messages before the conversation
     calls = reading.calls  # id -> (tool name, line)
     answered = reading.answered
-    for item in r.sequence(node, "messages"):
+    for item in r.sequence(node, "messages", "write each message as a list item: - {role: user, content: ...}"):
         loc = r.loc(item)
         fields = r.mapping(item, "a message")
         if "role" not in fields:
@@ -311,6 +311,11 @@ def _reasoning_item(r: _Reader, node: yaml.Node, calls: int) -> ReasoningItem:
 
 def _tool_result(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[str, tuple[str, int]],
                  answered: set[str]) -> Message:
+    if "id" in fields and "tool_call_id" not in fields:  # the call's own key, where the result names the call it answers
+        given = r.value(fields["id"])
+        given = given if isinstance(given, str) and 0 < len(given) <= 64 and given.isprintable() else "ID"
+        raise r.loc(_key_node(loc.node, "id") or fields["id"]).fail(
+            "unknown key 'id' in a tool message", f"write tool_call_id: {given}, the id of the call it answers")
     only_keys(r, loc.node, ("role", "tool_call_id", "content", "name", "is_error"), "a tool message")
     if "tool_call_id" not in fields:
         raise loc.fail("a tool message needs tool_call_id", "name the id of the assistant's tool call it answers")

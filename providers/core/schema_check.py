@@ -35,7 +35,7 @@ def _suspicious(schema: Any, depth: int = 0) -> bool:
     if required is not None and not (isinstance(required, list) and all(isinstance(r, str) for r in required)):
         return True
     kind = schema.get("type")
-    if kind is not None and not ((isinstance(kind, str) and kind in _TYPES)
+    if "type" in schema and not ((isinstance(kind, str) and kind in _TYPES)
                                  or (isinstance(kind, list) and all(isinstance(k, str) and k in _TYPES for k in kind))):
         return True
     for key in _COUNTS:
@@ -71,6 +71,15 @@ def _suspicious(schema: Any, depth: int = 0) -> bool:
 
 def problem(schema: Any) -> str | None:
     """What is wrong with ``schema`` per its metaschema (jsonschema's words), or None."""
+    found = problem_at(schema)
+    return None if found is None else found[0]
+
+
+def problem_at(schema: Any) -> tuple[str, tuple[str | int, ...]] | None:
+    """What is wrong with ``schema`` and where in it (the keys down to the wrong value), or None: a scenario's reader
+    turns the place into the file's line. A type name JSON Schema does not have and a property written as a bare
+    type name are said in words a schema's author reads (jsonschema's are "not valid under any of the given
+    schemas")."""
     if not _suspicious(schema):
         return None
     from jsonschema import exceptions, validators
@@ -78,11 +87,36 @@ def problem(schema: Any) -> str | None:
     try:
         validators.validator_for(schema).check_schema(schema)
     except exceptions.SchemaError as exc:
-        where = "/".join(str(p) for p in exc.path)
-        return f"{exc.message}" + (f" (at {where})" if where else "")
+        at = tuple(exc.path)
+        where = "/".join(str(p) for p in at)
+        return _said(exc, at) + (f" (at {where})" if where else ""), at
     except RecursionError:
-        return "the schema nests too deeply to check"
+        return "the schema nests too deeply to check", ()
     return None
+
+
+def _said(exc: Any, at: tuple[str | int, ...]) -> str:
+    from .bounded import nearest
+
+    value = exc.instance
+    if at and at[-1] == "type" and value is None:  # `type:` with nothing after it
+        return (f"type is empty (YAML's null): write one of the types, {', '.join(sorted(_TYPES))} (quote 'null': "
+                "YAML reads it bare as nothing)")
+    if at and at[-1] == "type" and isinstance(value, (str, list)):  # {type: strin}, {type: [string, nul]}
+        names = [value] if isinstance(value, str) else value
+        wrong = next((n for n in names if not (isinstance(n, str) and n in _TYPES)), None)
+        if wrong is not None:
+            meant = nearest(wrong, sorted(_TYPES), 0.6) if isinstance(wrong, str) else None
+            return (f"type {wrong!r} is not a JSON Schema type" + (f" (did you mean {meant}?)" if meant else "")
+                    + f"; the types are {', '.join(sorted(_TYPES))}")
+    empty = "{}" if at and at[-1] in _SCHEMA_MAPS else "[]" if at and at[-1] in (*_SCHEMA_LISTS, "enum", "required") \
+        else None
+    if value is None and empty:  # `properties:` with nothing under it: its entries indented beside it, not under it
+        return (f"{at[-1]} is empty (null): indent what belongs to it two spaces more than {at[-1]}:, or write "
+                f"{at[-1]}: {empty}")
+    if len(at) >= 2 and at[-2] in _SCHEMA_MAPS and isinstance(value, str) and value in _TYPES:  # properties: {x: string}
+        return f"{at[-1]!r} must be a schema, {{type: {value}}}, not the bare word {value!r}"
+    return str(exc.message)
 
 
 def check_tool(name: str, schema: Any, **where: Any) -> None:
@@ -132,4 +166,39 @@ def keyword_typos(schema: Any, at: str = "", depth: int = 0) -> list[tuple[str, 
                 found += keyword_typos(sub, f"{at}/{key}/{i}", depth + 1)
         elif key in _SCHEMAS:
             found += keyword_typos(value, f"{at}/{key}", depth + 1)
+    return found
+
+
+_COMPOSED = ("allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "dependentSchemas", "patternProperties")
+
+
+def required_unknown(schema: Any, at: str = "", depth: int = 0) -> list[tuple[str, str, str | None, list[str]]]:
+    """(where, the required name, the property it is close to or None, the properties) for each name ``required``
+    lists that ``properties`` beside it does not describe (``required: [query]`` beside ``properties: {q: ...}``):
+    valid JSON Schema, so nothing refuses it, but the schema then asks every call for an argument it never describes.
+    An object that may describe it elsewhere (``allOf``, ``$ref``, ``patternProperties``, an ``additionalProperties``
+    schema) is left alone."""
+    from .bounded import nearest
+
+    found: list[tuple[str, str, str | None, list[str]]] = []
+    if not isinstance(schema, dict) or depth > 100:
+        return found
+    props, required = schema.get("properties"), schema.get("required")
+    if (isinstance(props, dict) and isinstance(required, list) and not any(k in schema for k in _COMPOSED)
+            and not isinstance(schema.get("additionalProperties"), dict)):
+        names = [k for k in props if isinstance(k, str)]
+        for word in required:
+            if isinstance(word, str) and word not in props:
+                found.append((at or "$", word, nearest(word, names, 0.6), names))
+    for key in _SCHEMA_MAPS:
+        if isinstance(schema.get(key), dict):
+            for name, sub in schema[key].items():
+                found += required_unknown(sub, f"{at}/{key}/{name}", depth + 1)
+    for key in _SCHEMA_LISTS:
+        if isinstance(schema.get(key), list):
+            for i, sub in enumerate(schema[key]):
+                found += required_unknown(sub, f"{at}/{key}/{i}", depth + 1)
+    for key in _SCHEMAS:
+        if key in schema:
+            found += required_unknown(schema[key], f"{at}/{key}", depth + 1)
     return found

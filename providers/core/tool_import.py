@@ -307,9 +307,14 @@ def _imported(data: Any, shown: str, line_of: Callable[[DataPath], int | None], 
 
 def _with_field_warnings(imported: Imported) -> Imported:
     """The field limits the APIs' sources state, warned of as tool counts are (``tool_import_limits``)."""
+    from .schema_check import problem
     from .tool_import_limits import field_warnings
 
-    warnings = field_warnings(imported.tools)
+    warnings = [LedgerEntry("warning", "import.schema_invalid", f"tool '{t.name}': its parameters are not a valid "
+                            f"JSON Schema: {found}; a scenario that declares it (or reads it with from:) is refused "
+                            "until the schema is fixed")
+                for t in imported.tools if t.kind != "custom" and (found := problem(t.parameters)) is not None]
+    warnings += field_warnings(imported.tools)
     return imported._replace(notes=(*imported.notes, *warnings)) if warnings else imported
 
 

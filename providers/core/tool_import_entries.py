@@ -164,6 +164,7 @@ def _convert_entry(entry: dict[str, Any], fmt: str, where: DataPath, notes: list
     elif form.convert is not None and schema is not None and key == "parameters":
         schema = family_schema(name, schema, form, notes)
     if schema is not None and "type" in schema and schema["type"] != "object":
+        _not_quite_bfcl(name, schema, schema_at)
         raise ImportProblem(f"the schema of tool '{name}' must describe an object, not type {schema['type']!r}",
                             schema_at, "a tool's arguments are an object: wrap the value in an object property")
     if form.field_spellings:
@@ -200,3 +201,26 @@ def _schema_of(fields: dict[str, Any], form: ToolFile) -> tuple[str | None, Any]
         if key in fields and fields[key] is not None:
             return key, fields[key]
     return None, None
+
+
+def _not_quite_bfcl(name: str, schema: dict[str, Any], at: DataPath) -> None:
+    """A BFCL tool (``type: dict``) whose schema also names a type neither BFCL nor JSON Schema has (a typo) is not
+    read as BFCL's, and "must describe an object, not type 'dict'" then sent its author the wrong way: name the typo."""
+    from .tool_import_formats import BFCL_TYPES, JSON_TYPES, types_in
+
+    if BFCL_TYPES.get(schema["type"]) != "object":
+        return
+    unknown = sorted(types_in(schema) - JSON_TYPES - set(BFCL_TYPES))
+    if unknown:
+        stack: list[tuple[Any, DataPath]] = [(schema, at)]  # the first place that names one, for its line
+        while stack:
+            node, where = stack.pop()
+            if isinstance(node, dict) and node.get("type") in unknown:
+                at = (*where, "type")
+                break
+            items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+            stack.extend((v, (*where, k)) for k, v in reversed(list(items)) if isinstance(v, (dict, list)))
+        raise ImportProblem(f"tool '{name}' reads as BFCL function docs ({schema['type']!r} is BFCL's word for object), "
+                            f"but its schema names a type neither BFCL nor JSON Schema has: "
+                            f"{', '.join(repr(u) for u in unknown)}", at,
+                            "fix the type name (JSON Schema's: array, boolean, integer, null, number, object, string)")

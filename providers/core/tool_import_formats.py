@@ -118,7 +118,7 @@ def entry_format(entry: dict[str, Any], where: DataPath) -> str:
                             where, "keep one format's keys in each tool")
     if marked:
         return marked.pop()
-    foreign = _types_in(entry.get("parameters")) - JSON_TYPES
+    foreign = types_in(entry.get("parameters")) - JSON_TYPES
     if foreign:  # type names JSON Schema does not have: a family's (Gemini's upper-case ones) or BFCL's
         for f in formats().values():
             if f is not BFCL and foreign & f.type_names:
@@ -128,7 +128,7 @@ def entry_format(entry: dict[str, Any], where: DataPath) -> str:
     return "toolchoice"
 
 
-def _types_in(schema: Any) -> set[str]:
+def types_in(schema: Any) -> set[str]:
     found: set[str] = set()
     stack = [schema]
     while stack:

@@ -183,10 +183,10 @@ class Reader:
                     raise self.loc(key_node).fail(f"unknown key '{key}' in {what}", hint)
         return result
 
-    def sequence(self, node: yaml.Node, what: str) -> list[yaml.Node]:
+    def sequence(self, node: yaml.Node, what: str, hint: str | None = None) -> list[yaml.Node]:
         self.plain(node)
         if not isinstance(node, yaml.SequenceNode):
-            raise self.loc(node).fail(f"{what} must be a list, not {kind(node)}", None)
+            raise self.loc(node).fail(f"{what} must be a list, not {kind(node)}", hint)
         return list(node.value)
 
     def string(self, node: yaml.Node, what: str, *, empty_ok: bool = False) -> str:
