@@ -208,7 +208,8 @@ def _not_quite_bfcl(name: str, schema: dict[str, Any], at: DataPath) -> None:
     read as BFCL's, and "must describe an object, not type 'dict'" then sent its author the wrong way: name the typo."""
     from .tool_import_formats import BFCL_TYPES, JSON_TYPES, types_in
 
-    if BFCL_TYPES.get(schema["type"]) != "object":
+    kind = schema.get("type")
+    if not isinstance(kind, str) or BFCL_TYPES.get(kind) != "object":  # a list of types is no BFCL word
         return
     unknown = sorted(types_in(schema) - JSON_TYPES - set(BFCL_TYPES))
     if unknown:
