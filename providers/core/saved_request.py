@@ -8,7 +8,7 @@ parallel_tool_calls). What the body holds that has no neutral form is kept under
 body's own top-level fields the family does not model), and said: the scenario is rendered back for the recorded
 provider and every top-level field that does not come back as recorded is a ledger note (``saved.*``), so nothing
 goes away unsaid. A saved request is already redacted (``[redacted]`` in place of every key); nothing of its
-headers is carried but a ``*-beta`` header, the API's own opt-in.
+headers is carried but a ``*-beta`` header, the API's own opt-in, and the others are named (saved_headers).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from .error_keys import says_no_key
 from .errors import named
 from .model import LedgerEntry, ToolchoiceError
+from .saved_headers import carried_headers
 from .saved_key_refs import Ref, key_refs, paired_keys
 from .saved_diff import (CHOICE_FIELDS, CHOICE_HOLDERS, RENAMED, SYSTEM_KEYS, at_path, beside_choice, differences,
                          item_members, member_paths, missing_members, renamed_field, same_data, short_json, system_lost)
@@ -460,13 +461,9 @@ def _settings(read: Any, document: dict[str, Any], notes: list[LedgerEntry], pro
         out["thinking"] = thinking if len(thinking) > 1 or spec.mode == "adaptive" else spec.mode != "off"
     elif settings.thinking is not None:
         out["thinking"] = settings.thinking
-    headers = document.get("headers") if isinstance(document.get("headers"), dict) else {}
-    beta = {k: v for k, v in headers.items() if isinstance(v, str) and k.lower().endswith("-beta") and "$" not in v}
-    if beta:  # a key's shape in one: its $NAME (literal_keys.check_header_shape's)
-        out["headers"] = {k: key_refs(v, f"providers.{provider}.headers.{k}", k, False, refs, header=True)
-                          for k, v in beta.items()}
-        notes.append(LedgerEntry("info", "saved.headers", f"kept the request's {', '.join(beta)} header in "
-                                 f"providers.{provider}.headers; its other headers are not carried"))
+    headers = carried_headers(document, provider, refs, notes)
+    if headers is not None:
+        out["headers"] = headers
     return out
 
 
