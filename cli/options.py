@@ -57,7 +57,41 @@ NO_EMULATE = typer.Option(False, "--no-emulate", help="Send only what the provid
                           "emulations.")
 CAPS = typer.Option(None, "--capabilities", help="Capability overlay measured by `toolchoice probe --save`.")
 
-TIMEOUT = typer.Option(TIMEOUT_DEFAULT, "--timeout", min=TIMEOUT_MIN, max=TIMEOUT_MAX,
+
+def _refused(check: Any, value: Any) -> Any:
+    """``value`` read through ``check``; its refusal is the command's one line and exit 2, said as the option is
+    read (exits.handled's words): nan passes the option's range (it compares false with both ends), so without
+    this a dry run took what a send refuses. Only nan is checked here (the range refuses the rest first): a dry run
+    does not import the send modules for a number it takes."""
+    from toolchoice.providers.core.model import ToolchoiceError
+
+    try:
+        check(value)
+    except ToolchoiceError as exc:
+        from .exits import error_line, in_command_words
+
+        error_line(in_command_words(exc))
+        raise typer.Exit(exc.exit_code) from None
+    return value
+
+
+def _seconds(value: float) -> float:
+    if value == value:
+        return value
+    from toolchoice.providers.core.transport import check_seconds
+
+    return _refused(check_seconds, value)  # type: ignore[no-any-return]
+
+
+def _rate(value: float | None) -> float | None:
+    if value is None or value == value:
+        return value
+    from toolchoice.providers.core.outcome import check_rate
+
+    return _refused(check_rate, value)  # type: ignore[no-any-return]
+
+
+TIMEOUT = typer.Option(TIMEOUT_DEFAULT, "--timeout", min=TIMEOUT_MIN, max=TIMEOUT_MAX, callback=_seconds,
                        help="Seconds each read may wait; connecting waits at most 10 s (and at most this): one "
                             "attempt ends within this plus the connect wait.")
 RETRIES = typer.Option(RETRIES_DEFAULT, "--retries", min=RETRIES_MIN, max=RETRIES_MAX,
@@ -68,7 +102,7 @@ REPEAT = typer.Option(1, "--repeat", "-n", min=REPEAT_MIN, max=REPEAT_MAX,
                       help="Samples per provider; the verdicts are tallied.")
 LOOP_REPEAT = typer.Option(1, "--repeat", "-n", min=REPEAT_MIN, max=REPEAT_MAX,
                            help="Loops per provider, each from step 1; their steps' verdicts and endings are tallied.")
-MIN_OBEYED = typer.Option(None, "--min-obeyed", min=0.0, max=1.0,
+MIN_OBEYED = typer.Option(None, "--min-obeyed", min=0.0, max=1.0, callback=_rate,
                           help="With --repeat: exit 4 when a provider's obeyed rate is below this (e.g. 0.95).")
 SAVE_DIR = typer.Option(None, "--save", help="Write each sample's request, raw response and parsed reply as JSON "
                         "files into this folder.")

@@ -47,6 +47,9 @@ def tools(
     format: ToolsFormat = typer.Option(ToolsFormat.yaml, "--format", "-f", help="yaml (a scenario's tools:) or json."),
 ) -> None:
     """Print the tools a file or an MCP server holds as neutral YAML: a quick start for a scenario."""
+    import time
+
+    started = time.monotonic()  # --timeout is what the user waits: the MCP SDK's import (seconds, loaded) is in it
     from toolchoice.providers.core import tool_import
 
     given = [name for name, value in (("FILE", file), ("--mcp", mcp), ("--mcp-url", mcp_url)) if value is not None]
@@ -69,13 +72,14 @@ def tools(
 
         if mcp is not None:
             server_env = _env(env or [])
-            listing = mcp_client.list_tools_stdio(mcp, timeout=timeout, env=server_env)
+            listing = mcp_client.list_tools_stdio(mcp, timeout=timeout, env=server_env, started=started)
             from toolchoice.providers.core.command_shown import env_secrets, shown_command
 
             imported = tool_import.import_listing(listing, f"mcp: {shown_command(mcp, env_secrets(server_env))}")
         else:
             assert mcp_url is not None
-            listing = mcp_client.list_tools_http(mcp_url, _headers(header or []), timeout=timeout)
+            listing = mcp_client.list_tools_http(mcp_url, _headers(header or []), timeout=timeout,
+                                                started=started)
             imported = tool_import.import_listing(listing, f"mcp_url: {mcp_url}")
     doc = {"tools": [*(_neutral(t) for t in imported.tools),  # then the hosted tools, as a scenario writes them
                      *({"type": t.kind, **t.fields} for t in imported.native)]}

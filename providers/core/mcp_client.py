@@ -18,6 +18,7 @@ import json
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping
 
@@ -54,12 +55,13 @@ def _version() -> str:
 
 
 def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
-                     env: Mapping[str, str] | None = None) -> dict[str, Any]:
+                     env: Mapping[str, str] | None = None, started: float | None = None) -> dict[str, Any]:
     """``tools/list`` of a stdio server started with ``command`` (a command line, split like a shell), with
     ``env`` over the SDK's default environment. ``$NAME`` / ``${NAME}`` in an argument of the command or a value
     of ``env`` is read from the environment after the split (a value is one argument, never more); messages
     name the command as written, with the values of its secret-named parts hidden (``command_shown``: a token
     on a command line need not look like a key), and every value read or hidden is redacted from them."""
+    started = time.monotonic() if started is None else started  # the deadline covers the SDK's import too
     from .command_shown import (LONG_COMMAND_HINT, command_secrets, hide_echoes, hide_echoes_data, long_command,
                                 env_secrets, secret_name, shown_command, split_command)
 
@@ -107,7 +109,7 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
     try:
         done: dict[str, Any] = {}
         listing = _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog.file)), done=done, who=who),
-                       who, timeout, secrets, done, channel.keys)
+                       who, timeout, secrets, done, channel.keys, started)
         short = [value for value, shown in secrets.items() if shown == HIDDEN]  # those the Redactor leaves
         hidden = hide_echoes_data(listing, short) if short else listing
         if hidden != listing:
@@ -232,8 +234,12 @@ class _StderrTail:
         return lines[-1] if lines else ""
 
 
-def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> dict[str, Any]:
-    """``tools/list`` of a streamable-HTTP server at ``url``; ``$NAME`` in header values comes from the environment."""
+def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float, started: float | None = None
+                    ) -> dict[str, Any]:
+    """``tools/list`` of a streamable-HTTP server at ``url``; ``$NAME`` in header values comes from the environment.
+    ``started``: ``time.monotonic()`` when the caller's wait began (default: now); the deadline counts from there, so
+    the MCP SDK's import (seconds on a loaded machine) is inside ``timeout``, not added to it."""
+    started = time.monotonic() if started is None else started
     from .request_parts import http_url_fault, redact_url, url_problem
 
     who = f"mcp_url: {url}"  # as written: a key in the path is a $NAME, read here and redacted from every message
@@ -283,7 +289,7 @@ def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> 
 
     done: dict[str, Any] = {}
     watch = Watch(limits.get("json_depth"))  # the keys its tools/list answers name twice, as their bytes pass
-    return _run(connect, who, timeout, secrets, done, lambda: keys_of(watch.found, watch.deep))
+    return _run(connect, who, timeout, secrets, done, lambda: keys_of(watch.found, watch.deep), started)
 
 
 def _capped_transport(httpx2: Any, who: str, done: dict[str, Any], watch: Any) -> Any:
@@ -413,11 +419,12 @@ def nested_too_deeply(who: str) -> ToolchoiceError:
 
 
 def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float,
-         secrets: dict[str, str], done: dict[str, Any] | None = None, twice: Callable[[], Any] | None = None
-         ) -> dict[str, Any]:
+         secrets: dict[str, str], done: dict[str, Any] | None = None, twice: Callable[[], Any] | None = None,
+         started: float | None = None) -> dict[str, Any]:
     """Run the listing under one deadline; every failure becomes one line (secrets redacted). ``done``: where
     ``_listing`` put the tools once listed: a deadline passed while only closing the session keeps them.
-    ``twice``: the keys the listing named twice (``mcp_twice.Keys``), kept beside it as ``mcp_twice.TWICE``."""
+    ``twice``: the keys the listing named twice (``mcp_twice.Keys``), kept beside it as ``mcp_twice.TWICE``.
+    ``started``: the ``time.monotonic()`` the deadline counts from (what went before, the imports, is in it)."""
     import anyio
 
     from . import limits
@@ -428,7 +435,8 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
     async def bounded() -> dict[str, Any]:
         with anyio.CancelScope() as unreadable:  # cancelled when the SDK cannot parse a line that is a message
             heard.stop = unreadable.cancel
-            with anyio.fail_after(timeout):
+            left = timeout if started is None else max(0.0, timeout - (time.monotonic() - started))
+            with anyio.fail_after(left):
                 return await make()
         if heard.broken:
             raise ToolchoiceError(f"{who}: the server wrote a JSON-RPC message that is not JSON ({heard.broken}); "

@@ -8,7 +8,7 @@ parallel_tool_calls). What the body holds that has no neutral form is kept under
 body's own top-level fields the family does not model), and said: the scenario is rendered back for the recorded
 provider and every top-level field that does not come back as recorded is a ledger note (``saved.*``), so nothing
 goes away unsaid. A saved request is already redacted (``[redacted]`` in place of every key); nothing of its
-headers is carried but a ``*-beta`` header, the API's own opt-in.
+headers is carried but a ``*-beta`` header, the API's own opt-in, and the others are named (saved_headers).
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from urllib.parse import urlsplit
 from .error_keys import says_no_key
 from .errors import named
 from .model import LedgerEntry, ToolchoiceError
+from .saved_headers import carried_headers
+from .saved_key_refs import Ref, key_refs, paired_keys
 from .saved_diff import (CHOICE_FIELDS, CHOICE_HOLDERS, RENAMED, SYSTEM_KEYS, at_path, beside_choice, differences,
                          item_members, member_paths, missing_members, renamed_field, same_data, short_json, system_lost)
 from .yaml_input import whole_characters
@@ -350,7 +352,7 @@ def build(file: Path, provider: str, document: dict[str, Any], read: Any, record
         else:
             data["system"] = read.system
     data["messages"] = messages
-    refs: dict[str, _Ref] = {}  # a key-shaped value -> its stand-in and $NAME reference
+    refs: dict[str, Ref] = {}  # a key-shaped value -> its stand-in and $NAME reference
     settings = _settings(read, document, notes, provider, refs)
     data["providers"] = {provider: settings or None}
     memo: dict[str, Any] = {}
@@ -377,67 +379,19 @@ def build(file: Path, provider: str, document: dict[str, Any], read: Any, record
                     kept.extend(f"{key}.{path}" for path in member_paths(added))
     kept += [k for k in extra if k not in kept and not any(p.startswith(f"{k}.") for p in kept)]
     if extra:
-        settings["extra"] = _key_refs(extra, f"providers.{provider}.extra", "", False, refs, paired=_paired(extra))
+        settings["extra"] = key_refs(extra, f"providers.{provider}.extra", "", False, refs, paired=paired_keys(extra))
         data["providers"] = {provider: settings}
         notes.append(LedgerEntry("info", "saved.kept", f"{', '.join(sorted(kept))}: no neutral form; kept as written "
                                  f"in providers.{provider}.extra (sent to {provider} only)"))
     if not refs:
         return SavedScenario(data, notes + _unsaid(file, provider, data, body, read, memo), provider, file)
     # compared with the recorded body holding the same stand-ins: the same, not a difference to quote
-    notes += _unsaid(file, provider, data, _key_refs(body, "", "", False, refs, only=True), read, memo)
+    notes += _unsaid(file, provider, data, key_refs(body, "", "", False, refs, only=True), read, memo)
     return _referenced(file, data, notes, provider, refs)
 
 
-class _Ref(NamedTuple):
-    stand_in: str  # what the scenario holds while it is checked and rendered back (no key, no variable to read)
-    reference: str  # what it holds when printed: the $NAME the sender reads with --allow-env NAME
-    where: str
-
-
-def _paired(value: Any) -> frozenset[str]:
-    """The texts that are keys in ``value``'s JSON text read as one text: an AWS secret access key in one string
-    beside the access key id another holds (key_looks._aws_secret_spans), which a string read alone does not show."""
-    from .key_looks import _pattern_spans
-
-    text = json.dumps(value, ensure_ascii=False)
-    return frozenset(text[start:end] for start, end in _pattern_spans(text)) if "AKIA" in text or "ASIA" in text \
-        else frozenset()
-
-
-def _key_refs(value: Any, where: str, field: str, credential: bool, refs: dict[str, _Ref], only: bool = False,
-              header: bool = False, paired: frozenset[str] = frozenset()) -> Any:
-    """``value`` with every text the scenario reader refuses in ``providers.<id>.extra`` and ``headers`` (a key's
-    shape; text of a key in a field named for a credential: literal_keys.check_extra, check_header_shape) replaced
-    by a stand-in, kept in ``refs`` with the ``$NAME`` reference the refusal suggests (``MY_API_KEY``, or the
-    field's or header's name in upper case; a second key of the same name ``_2``). ``only``: replace the values
-    already in ``refs``, nothing else; ``header``: a header's value."""
-    from .key_looks import credential_field
-    from .literal_keys import key_said, scheme_word, variable_for
-
-    if isinstance(value, dict):
-        return {k: _key_refs(v, f"{where}.{k}", str(k), credential_field(str(k)), refs, only, paired=paired)
-                for k, v in value.items()}
-    if isinstance(value, list):
-        return [_key_refs(v, f"{where}[{i}]", field, credential, refs, only, paired=paired)
-                for i, v in enumerate(value)]
-    if not isinstance(value, str):
-        return value
-    if value in refs:
-        return refs[value].stand_in
-    if only or not (key_said(value, credential) or value in paired):  # paired: the AWS secret beside its key id
-        return value
-    var = variable_for(field) if credential or header else "MY_API_KEY"
-    taken = {r.reference.rpartition("$")[2] for r in refs.values()}
-    name, n = var, 1
-    while name in taken:
-        n += 1
-        name = f"{var}_{n}"
-    refs[value] = _Ref(f"[key {len(refs) + 1}]", f"{scheme_word(value, credential)}${name}", where)
-    return refs[value].stand_in
-
-
 def _referenced(file: Path, data: dict[str, Any], notes: list[LedgerEntry], provider: str,
-                refs: dict[str, _Ref]) -> SavedScenario:
+                refs: dict[str, Ref]) -> SavedScenario:
     """The scenario with each stand-in its ``$NAME`` (checked by the loader again), the notes with the values
     redacted and the stand-ins their references, and one note saying where each went (never the value)."""
     from .mock.body_secrets import secrets
@@ -486,7 +440,7 @@ def _choice_keys(body: dict[str, Any], requested: Any) -> list[str]:
 
 
 def _settings(read: Any, document: dict[str, Any], notes: list[LedgerEntry], provider: str,
-              refs: dict[str, _Ref]) -> dict[str, Any]:
+              refs: dict[str, Ref]) -> dict[str, Any]:
     from .scenario import EFFORTS
 
     settings = read.settings
@@ -507,13 +461,9 @@ def _settings(read: Any, document: dict[str, Any], notes: list[LedgerEntry], pro
         out["thinking"] = thinking if len(thinking) > 1 or spec.mode == "adaptive" else spec.mode != "off"
     elif settings.thinking is not None:
         out["thinking"] = settings.thinking
-    headers = document.get("headers") if isinstance(document.get("headers"), dict) else {}
-    beta = {k: v for k, v in headers.items() if isinstance(v, str) and k.lower().endswith("-beta") and "$" not in v}
-    if beta:  # a key's shape in one: its $NAME (literal_keys.check_header_shape's)
-        out["headers"] = {k: _key_refs(v, f"providers.{provider}.headers.{k}", k, False, refs, header=True)
-                          for k, v in beta.items()}
-        notes.append(LedgerEntry("info", "saved.headers", f"kept the request's {', '.join(beta)} header in "
-                                 f"providers.{provider}.headers; its other headers are not carried"))
+    headers = carried_headers(document, provider, refs, notes)
+    if headers is not None:
+        out["headers"] = headers
     return out
 
 
