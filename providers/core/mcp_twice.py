@@ -130,14 +130,16 @@ def sweep(tmp: str) -> None:
         return
     for entry in entries:
         pid = entry.name[len(PREFIX):].split("-", 1)[0]
-        if not pid.isdigit() or int(pid) == os.getpid():
+        # ASCII digits only ("²" is a digit int() refuses), a pid kill() takes (a name of 20 digits overflowed):
+        # anyone may make a folder so named in a shared temporary folder
+        if not (pid.isascii() and pid.isdigit()) or int(pid) == os.getpid():
             continue
         try:
             os.kill(int(pid), 0)
             continue  # running (or a pid taken again since: left)
         except ProcessLookupError:
             pass
-        except OSError:  # another user's process: running
+        except (OSError, OverflowError):  # another user's process: running; no such pid can be: not a run's
             continue
         try:
             found = os.lstat(entry.path)
