@@ -44,3 +44,48 @@ def test_a_folder_named_for_no_pid_leaves_the_listing_whole(tmp_path: Path, pid:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["tools"]
     assert sorted(p.name for p in tmp.iterdir()) == [odd.name]
+
+
+# ---- 2. a tool call's arguments past a bound: not "invalid JSON" -------------------------------------------------
+
+def _reply_with_arguments(arguments: str) -> str:
+    """An OpenAI chat completion (the shape openai-python's ChatCompletion reads) with one call of ``arguments``."""
+    return json.dumps({"id": "c", "object": "chat.completion", "created": 0, "model": "gpt-4o", "choices": [
+        {"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": arguments}}]}}]})
+
+
+@pytest.mark.parametrize(("arguments", "bound"), [
+    ('{"a": ' + "[" * 5000 + "]" * 5000 + "}", "json_depth"),
+    ('{"a": ' + "[" * 100 + "]" * 100 + "}", "json_depth"),  # 101 levels with the object
+    ('{"a": ' + "7" * 5000 + "}", "4,300"),
+])
+def test_arguments_past_a_bound_are_said_with_it_not_called_invalid(tmp_path: Path, arguments: str,
+                                                                    bound: str) -> None:
+    """Arguments nested past json_depth, or holding an integer past Python's digit limit, are valid JSON (RFC 8259
+    sets neither bound; json.loads reads them with the limits lifted). ``parse`` said "invalid JSON: the JSON nests
+    too deeply ...", the words the day's merge (trial23b) took off seven other surfaces; now "cannot be read", with
+    the limit. Text that is not JSON keeps "invalid JSON"; 99 levels are read."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))  # the truth: the stdlib reader, its bounds lifted
+    saved = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        assert isinstance(json.loads(arguments), dict)
+    finally:
+        sys.set_int_max_str_digits(saved)
+    body = tmp_path / "reply.json"
+    body.write_text(_reply_with_arguments(arguments))
+    shallow = tmp_path / "shallow.json"
+    shallow.write_text(_reply_with_arguments('{"a": ' + "[" * 98 + "]" * 98 + '}'))
+    broken = tmp_path / "broken.json"
+    broken.write_text(_reply_with_arguments('{"a": '))
+    said = []
+    for path in (body, shallow, broken):
+        done = subprocess.run([sys.executable, "-m", "toolchoice.cli", "parse", str(path), "-p", "openai", "-f",
+                               "json"], capture_output=True, text=True, cwd=ROOT, env=user_env(), timeout=120)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        said.append(json.loads(done.stdout)["reply"]["tool_calls"][0].get("arguments_error"))
+    assert said[0].startswith("cannot be read: ") and bound in said[0], said[0]
+    assert "invalid" not in said[0]
+    assert said[1] is None
+    assert said[2].startswith("invalid JSON: "), said[2]
