@@ -89,3 +89,42 @@ def test_arguments_past_a_bound_are_said_with_it_not_called_invalid(tmp_path: Pa
     assert "invalid" not in said[0]
     assert said[1] is None
     assert said[2].startswith("invalid JSON: "), said[2]
+
+
+# ---- 3. a flood of keys named twice, each wider escaped than written -----------------------------------------------
+
+@pytest.mark.skipif(missing("mcp"), reason="needs the MCP SDK")
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
+def test_every_key_a_listing_names_twice_is_counted_within_the_reply_cap(tmp_path: Path) -> None:
+    """The relay wrote each key into the channel ASCII-escaped (``json.dumps``): an emoji the server wrote in 4 bytes
+    took 12, and the channel keeps at most mcp_reply_bytes, the cap on the server's own bytes. A listing within that
+    cap naming 2,000 emoji keys twice was said as ~1,440 (the rest cut at the channel's cap). Now a key's line is no
+    longer than the server wrote it: every key counted. The truth is the listing's construction: 2,000 distinct keys,
+    each written twice in one object."""
+    from test_mcp_duplicate_keys import SERVER
+
+    count, emoji = 2000, "\U0001F600" * 40
+    keys = [f"{emoji}{i}" for i in range(count)]
+    properties = ", ".join(f'"{key}": {{}}, "{key}": {{}}' for key in keys)
+    result = ('{"tools": [{"name": "t", "inputSchema": {"type": "object", "properties": {' + properties
+              + "}}}]}").encode()
+    (tmp_path / "result.json").write_bytes(result)
+    (tmp_path / "server.py").write_text(SERVER)
+    cap = len(result) + 20000  # the listing and the rest of the session's answers pass the cap
+    done = subprocess.run([sys.executable, "-m", "toolchoice.cli", "tools", "--mcp",
+                           f"{sys.executable} {tmp_path / 'server.py'} {tmp_path / 'result.json'}",
+                           "--timeout", "60", "-f", "json"], capture_output=True, text=True, cwd=ROOT,
+                          env={**user_env(), "TOOLCHOICE_LIMIT_MCP_REPLY_BYTES": str(cap)}, timeout=120)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    said = [e["message"] for e in json.loads(done.stdout)["ledger"] if e["code"] == "mcp.duplicate_key"]
+    named = [m for m in said if "names the key" in m]
+    assert len(named) == 20 and f'"{emoji}0"' in named[0], named[:1]
+    assert f"and {len(keys) - len(named):,} more keys" in said[-1], said[-1]
+
+    # a key written "\\ud800x" twice (json.loads reads half a character; the SDK refuses the line itself, pydantic:
+    # "unexpected end of hex escape"): the relay's line for it is that escape again, read back as the same key
+    from test_mcp_relay23e import _relay_reads
+
+    line = (b'{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "t", "inputSchema": '
+            b'{"\\ud800x": 1, "\\ud800x": 2}}]}}')
+    assert _relay_reads(tmp_path, line) == (("\ud800x",), 1, False)
