@@ -3,11 +3,15 @@ real FIFOs and real temporary folders."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -26,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_a_folder_named_for_no_pid_leaves_the_listing_whole(tmp_path: Path, pid: str) -> None:
     """``mcp_twice.sweep`` reads the pid in each ``toolchoice-mcp-*`` folder's name of the temporary folder, which
     any user may make. A 20-digit pid (os.kill: OverflowError) or a digit int() refuses ("²": str.isdigit says yes)
-    was not caught: ``tools --mcp`` ended in "internal error" (exit 70) before the server started. Now such a folder is no run's:
-    left as it is, the listing made, and a dead run's folder beside it still swept."""
+    was not caught: ``tools --mcp`` ended in "internal error" (exit 70) before the server started. Now such a
+    folder is no run's: left as it is, the listing made, and a dead run's folder beside it still swept."""
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     odd = tmp / f"toolchoice-mcp-{pid}-abc"
@@ -128,3 +132,81 @@ def test_every_key_a_listing_names_twice_is_counted_within_the_reply_cap(tmp_pat
     line = (b'{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "t", "inputSchema": '
             b'{"\\ud800x": 1, "\\ud800x": 2}}]}}')
     assert _relay_reads(tmp_path, line) == (("\ud800x",), 1, False)
+
+
+# ---- 4. an HTTP answer whose content type the SDK reads as JSON and the watch did not ----------------------------
+
+@contextlib.contextmanager
+def _http_server(kind: str, result: bytes) -> Iterator[str]:
+    """Streamable HTTP on 127.0.0.1, enough for a tools/list: every JSON answer with ``Content-Type: kind``."""
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def answer(self, status: int, body: bytes = b"") -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("mcp-session-id", "s1")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self) -> None:  # noqa: N802
+            self.answer(405)
+
+        def do_DELETE(self) -> None:  # noqa: N802
+            self.answer(200)
+
+        def do_POST(self) -> None:  # noqa: N802
+            message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+            if message.get("id") is None:
+                return self.answer(202)
+            ident = json.dumps(message["id"]).encode()
+            if message["method"] == "initialize":
+                answer = json.dumps({"protocolVersion": message["params"]["protocolVersion"], "capabilities": {
+                    "tools": {}}, "serverInfo": {"name": "s", "version": "1"}}).encode()
+            elif message["method"] == "tools/list":
+                answer = result
+            else:
+                return self.answer(200, b'{"jsonrpc": "2.0", "id": ' + ident + b', "error": {"code": -32601, '
+                                        b'"message": "Method not found"}}')
+            self.answer(200, b'{"jsonrpc": "2.0", "id": ' + ident + b', "result": ' + answer + b"}")
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.skipif(missing("mcp"), reason="needs the MCP SDK")
+@pytest.mark.parametrize("kind", ["application/json charset=utf-8", "application/jsonx"])
+def test_an_answer_the_sdk_reads_as_json_is_watched_whatever_its_content_type_says_after(kind: str) -> None:
+    """The MCP SDK's HTTP client reads an answer as JSON when its lowered content type starts with
+    "application/json" (mcp 2.3.0 streamable_http.py); ``mcp_twice.Watch`` took only what is exactly that before a
+    ``;``. A server answering ``application/json charset=utf-8`` (no ``;``) had its listing imported with neither
+    check: a key named twice unsaid, and an answer nested past json_depth imported. Now both hold there too."""
+    from mcp import types
+
+    from test_mcp_relay23e import _result
+
+    twice = (b'{"tools": [{"name": "t", "inputSchema": {"type": "object", "properties": {"city": {}, '
+             b'"city": {"type": "string"}}}}]}')
+    assert types.jsonrpc_message_adapter.validate_json(b'{"jsonrpc": "2.0", "id": 2, "result": ' + twice + b"}",
+                                                       by_name=False).result["tools"][0]["inputSchema"]
+    with _http_server(kind, twice) as url:
+        done = subprocess.run([sys.executable, "-m", "toolchoice.cli", "tools", "--mcp-url", url, "--timeout", "60",
+                               "-f", "json"], capture_output=True, text=True, cwd=ROOT, env=user_env(), timeout=120)
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    said = [e["message"] for e in document["ledger"] if e["code"] == "mcp.duplicate_key"]
+    assert len(said) == 1 and 'the key "city" twice' in said[0], said
+    with _http_server(kind, _result(101)) as url:
+        done = subprocess.run([sys.executable, "-m", "toolchoice.cli", "tools", "--mcp-url", url, "--timeout", "60",
+                               "-f", "json"], capture_output=True, text=True, cwd=ROOT, env=user_env(), timeout=120)
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    assert "nests too deeply: more than 100 levels (limit json_depth)" in done.stderr, done.stderr
