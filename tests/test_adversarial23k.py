@@ -3,15 +3,11 @@ real FIFOs and real temporary folders."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -136,51 +132,17 @@ def test_every_key_a_listing_names_twice_is_counted_within_the_reply_cap(tmp_pat
 
 # ---- 4. an HTTP answer whose content type the SDK reads as JSON and the watch did not ----------------------------
 
-@contextlib.contextmanager
-def _http_server(kind: str, result: bytes) -> Iterator[str]:
-    """Streamable HTTP on 127.0.0.1, enough for a tools/list: every JSON answer with ``Content-Type: kind``."""
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+def _listed_over_http(kind: str, result: bytes) -> subprocess.CompletedProcess[str]:
+    """``tools --mcp-url`` against the streamable-HTTP stub on 127.0.0.1 whose JSON answers say ``Content-Type:
+    kind``, its tools/list result ``result`` as written."""
+    from mcp_http_stub import serving
 
-        def log_message(self, *args: object) -> None:
-            pass
+    def wire(body: bytes) -> bytes:
+        return body[:body.index(b'"result": ') + len(b'"result": ')] + result + b"}"
 
-        def answer(self, status: int, body: bytes = b"") -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("mcp-session-id", "s1")
-            self.end_headers()
-            self.wfile.write(body)
-
-        def do_GET(self) -> None:  # noqa: N802
-            self.answer(405)
-
-        def do_DELETE(self) -> None:  # noqa: N802
-            self.answer(200)
-
-        def do_POST(self) -> None:  # noqa: N802
-            message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-            if message.get("id") is None:
-                return self.answer(202)
-            ident = json.dumps(message["id"]).encode()
-            if message["method"] == "initialize":
-                answer = json.dumps({"protocolVersion": message["params"]["protocolVersion"], "capabilities": {
-                    "tools": {}}, "serverInfo": {"name": "s", "version": "1"}}).encode()
-            elif message["method"] == "tools/list":
-                answer = result
-            else:
-                return self.answer(200, b'{"jsonrpc": "2.0", "id": ' + ident + b', "error": {"code": -32601, '
-                                        b'"message": "Method not found"}}')
-            self.answer(200, b'{"jsonrpc": "2.0", "id": ' + ident + b', "result": ' + answer + b"}")
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(lambda headers: [], wire=wire, json_kind=kind) as url:
+        return subprocess.run([sys.executable, "-m", "toolchoice.cli", "tools", "--mcp-url", url, "--timeout", "60",
+                               "-f", "json"], capture_output=True, text=True, cwd=ROOT, env=user_env(), timeout=120)
 
 
 @pytest.mark.skipif(missing("mcp"), reason="needs the MCP SDK")
@@ -198,15 +160,11 @@ def test_an_answer_the_sdk_reads_as_json_is_watched_whatever_its_content_type_sa
              b'"city": {"type": "string"}}}}]}')
     assert types.jsonrpc_message_adapter.validate_json(b'{"jsonrpc": "2.0", "id": 2, "result": ' + twice + b"}",
                                                        by_name=False).result["tools"][0]["inputSchema"]
-    with _http_server(kind, twice) as url:
-        done = subprocess.run([sys.executable, "-m", "toolchoice.cli", "tools", "--mcp-url", url, "--timeout", "60",
-                               "-f", "json"], capture_output=True, text=True, cwd=ROOT, env=user_env(), timeout=120)
+    done = _listed_over_http(kind, twice)
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
     said = [e["message"] for e in document["ledger"] if e["code"] == "mcp.duplicate_key"]
     assert len(said) == 1 and 'the key "city" twice' in said[0], said
-    with _http_server(kind, _result(101)) as url:
-        done = subprocess.run([sys.executable, "-m", "toolchoice.cli", "tools", "--mcp-url", url, "--timeout", "60",
-                               "-f", "json"], capture_output=True, text=True, cwd=ROOT, env=user_env(), timeout=120)
+    done = _listed_over_http(kind, _result(101))
     assert done.returncode == 2 and done.stdout == "", done.stdout
     assert "nests too deeply: more than 100 levels (limit json_depth)" in done.stderr, done.stderr
