@@ -66,13 +66,14 @@ def test_arguments_past_a_bound_are_said_with_it_not_called_invalid(tmp_path: Pa
     sets neither bound; json.loads reads them with the limits lifted). ``parse`` said "invalid JSON: the JSON nests
     too deeply ...", the words the day's merge (trial23b) took off seven other surfaces; now "cannot be read", with
     the limit. Text that is not JSON keeps "invalid JSON"; 99 levels are read."""
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))  # the truth: the stdlib reader, its bounds lifted
-    saved = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
+    saved = sys.getrecursionlimit(), sys.get_int_max_str_digits()
+    sys.setrecursionlimit(max(saved[0], 20000))  # the truth: the stdlib reader, its bounds lifted (this test only:
+    sys.set_int_max_str_digits(0)                # another test's deep YAML relies on the usual recursion limit)
     try:
         assert isinstance(json.loads(arguments), dict)
     finally:
-        sys.set_int_max_str_digits(saved)
+        sys.setrecursionlimit(saved[0])
+        sys.set_int_max_str_digits(saved[1])
     body = tmp_path / "reply.json"
     body.write_text(_reply_with_arguments(arguments))
     shallow = tmp_path / "shallow.json"
