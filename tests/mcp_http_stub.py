@@ -15,9 +15,10 @@ from typing import Any, Callable, Iterator
 @contextmanager
 def serving(tools: Callable[[Any], list[dict[str, Any]]], on_close: Callable[[], None] = lambda: None,
             paths: list[str] | None = None, wire: Callable[[bytes], bytes] = lambda body: body,
-            sse: bool = False) -> Iterator[str]:
+            sse: bool = False, json_kind: str = "application/json") -> Iterator[str]:
     """The server's URL while the block runs (any path is served; ``paths`` gets each request's). ``sse``: the
-    tools/list answer as an event stream (one ``message`` event), as a streamable-HTTP server may answer."""
+    tools/list answer as an event stream (one ``message`` event), as a streamable-HTTP server may answer;
+    ``json_kind``: the Content-Type of its JSON answers."""
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -25,7 +26,7 @@ def serving(tools: Callable[[Any], list[dict[str, Any]]], on_close: Callable[[],
         def log_message(self, *args: object) -> None:
             pass
 
-        def answer(self, status: int, body: bytes = b"", kind: str = "application/json") -> None:
+        def answer(self, status: int, body: bytes = b"", kind: str = json_kind) -> None:
             self.send_response(status)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))

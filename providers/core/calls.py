@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .bounded import json_loads, no_constant
+from .bounded import Unreadable, json_loads, no_constant
 from .model import ToolCall
 
 
@@ -26,6 +26,8 @@ def make_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
             return ToolCall(cid, cname, {})
         try:
             value = json_loads(text, parse_constant=no_constant)
+        except Unreadable as exc:  # valid JSON past a bound (json_depth, Python's digits): said with it, not invalid
+            return ToolCall(cid, cname, None, raw_arguments=arguments, arguments_error=f"cannot be read: {exc}")
         except ValueError as exc:
             return ToolCall(cid, cname, None, raw_arguments=arguments, arguments_error=f"invalid JSON: {exc}")
         if value is None:

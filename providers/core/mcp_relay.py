@@ -131,12 +131,16 @@ class Twice:
         found, deep = json_last.listing_twice(line.decode("utf-8", "replace"), self.depth)
         new = [key for key in found if key not in self.said]
         self.said.update(new)
-        lines = [json.dumps(key) + "\n" for key in new]
+        # as the server wrote it, not ASCII-escaped: "\ud83d\ude00" is 12 bytes where the server's emoji was 4, and
+        # what passed the channel's cap (mcp_reply_bytes, of the server's own bytes) was cut, keys and all; so each
+        # key's line is no longer than the key as the server wrote it
+        lines = [json.dumps(key, ensure_ascii=False) + "\n" for key in new]
         if deep and not self.deep:
             self.deep = True
             lines.append(json.dumps(DEEP) + "\n")
         if lines and self.out is not None:
-            view = memoryview("".join(lines).encode())
+            # a lone surrogate (a key's "\ud800" escape) as that escape again, inside the key's JSON string
+            view = memoryview("".join(lines).encode("utf-8", "backslashreplace"))
             try:  # before the line reaches the SDK: read once the listing is
                 while view:
                     view = view[os.write(self.out, view):]

@@ -130,14 +130,16 @@ def sweep(tmp: str) -> None:
         return
     for entry in entries:
         pid = entry.name[len(PREFIX):].split("-", 1)[0]
-        if not pid.isdigit() or int(pid) == os.getpid():
+        # ASCII digits only ("²" is a digit int() refuses), a pid kill() takes (a name of 20 digits overflowed):
+        # anyone may make a folder so named in a shared temporary folder
+        if not (pid.isascii() and pid.isdigit()) or int(pid) == os.getpid():
             continue
         try:
             os.kill(int(pid), 0)
             continue  # running (or a pid taken again since: left)
         except ProcessLookupError:
             pass
-        except OSError:  # another user's process: running
+        except (OSError, OverflowError):  # another user's process: running; no such pid can be: not a run's
             continue
         try:
             found = os.lstat(entry.path)
@@ -158,7 +160,10 @@ class Watch:
         self.deep = False
 
     def answer(self, content_type: str) -> "Answer":
-        return Answer(self, content_type.split(";")[0].strip().lower())
+        """An answer of ``content_type`` (its header's value), sorted as the SDK's client sorts it: by how the
+        lowered value starts (mcp 2.3.0 ``streamable_http.py``, ``content_type.startswith("application/json")``),
+        so "application/json charset=utf-8" (no ``;``) is JSON here too, as it is read there."""
+        return Answer(self, content_type.lower())
 
     def message(self, text: str) -> None:
         found, deep = listing_twice(text, self.depth)
@@ -173,8 +178,8 @@ class Answer:
         from .stream_framing import SSEDecoder
 
         self.watch = watch
-        self.events = SSEDecoder() if content_type == "text/event-stream" else None
-        self.parts: list[bytes] | None = [] if content_type == "application/json" else None
+        self.events = SSEDecoder() if content_type.startswith("text/event-stream") else None
+        self.parts: list[bytes] | None = [] if content_type.startswith("application/json") else None
 
     def feed(self, chunk: bytes) -> None:
         if self.events is not None:
