@@ -46,22 +46,17 @@ TOOL_NAME_FACTS: tuple[Fact, ...] = (
          "(2025-12-28); google-genai 3.6.1 types.py FunctionDeclaration.name: 'Must be a-z, A-Z, 0-9, or contain "
          "underscores, dots, colons and dashes, with a maximum length of 128.' (re-read 2026-11-28)", "2026-11-28",
          NameRule("[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}", "a letter or _ first, then letters, digits, _ . : -, at most 128")),
-    Fact("openai.tool_name_rule", ("openai",),
-         "Chat Completions takes a function name of letters, digits, _ and -, at most 64 characters",
-         f"openai 3.57.0 types/shared_params/function_definition.py FunctionDefinition.name{CITE_END}{_OPENAI_WORDS}",
-         _VERIFIED, _OPENAI_RULE),
-    Fact("azure.tool_name_rule", ("azure",),
-         "Azure OpenAI's chat takes a function name of letters, digits, _ and -, at most 64 characters",
-         "Azure/azure-rest-api-specs specification/cognitiveservices/data-plane/AzureOpenAI/inference/stable/2024-10-21/"
-         f"inference.yaml (at ea83a2a) FunctionObject.name{CITE_END}{_OPENAI_WORDS}", "2026-11-26", _OPENAI_RULE),
-    Fact("groq.tool_name_rule", ("groq",),
-         "Groq takes a function name of letters, digits, _ and -, at most 64 characters",
-         f"groq 1.7.0 types/shared_params/function_definition.py FunctionDefinition.name{CITE_END}{_OPENAI_WORDS}",
-         _VERIFIED, _OPENAI_RULE),
-    Fact("fireworks.tool_name_rule", ("fireworks",),
-         "Fireworks takes a function name of letters, digits, _ and -, at most 64 characters",
-         f"fireworks-ai 1.2.30 types/shared_params/chat_completion_tool.py Function.name{CITE_END}{_OPENAI_WORDS}",
-         "2026-11-26", _OPENAI_RULE),
+    *(Fact(f"{host}.tool_name_rule", (host,),
+           f"{title} takes a function name of letters, digits, _ and -, at most 64 characters",
+           f"{where}{CITE_END}{_OPENAI_WORDS}", verified, _OPENAI_RULE)
+      for host, title, where, verified in (
+          ("openai", "Chat Completions",
+           "openai 3.57.0 types/shared_params/function_definition.py FunctionDefinition.name", _VERIFIED),
+          ("azure", "Azure OpenAI's chat", "Azure/azure-rest-api-specs specification/cognitiveservices/data-plane/"
+           "AzureOpenAI/inference/stable/2024-10-21/inference.yaml (at ea83a2a) FunctionObject.name", "2026-11-26"),
+          ("groq", "Groq", "groq 1.7.0 types/shared_params/function_definition.py FunctionDefinition.name", _VERIFIED),
+          ("fireworks", "Fireworks",
+           "fireworks-ai 1.2.30 types/shared_params/chat_completion_tool.py Function.name", "2026-11-26"))),
     Fact("mistral.tool_name_rule", ("mistral",),
          "Mistral takes a function name of letters, digits, _ and -, at most 64 characters, and answers 400 to another",
          "Mistral's OpenAPI spec as mistral-rouille 1.1.4 ('customized from Mistral's official OpenAPI specification') "
