@@ -79,7 +79,6 @@ def test_an_unknown_deepseek_id_is_said_unknown() -> None:
 @pytest.mark.parametrize("fact_id,newest", [
     ("gemini.tool_choice_without_tools", "2026-04-07"),  # AstrBotDevs/AstrBot#7407
     ("groq.tool_choice_words", "2026-02-19"),  # plmbr/notebook-intelligence#115
-    ("xai.tool_choice_without_tools", "2026-09-05"),  # V1ki/dsh-plugin-subscriptions#66
     ("anthropic.tool_name_length", "2026-09-22"),  # anthropics/claude-code#96152
 ])
 def test_the_newest_recording_dates_the_evidence(fact_id: str, newest: str) -> None:
@@ -124,10 +123,16 @@ def test_every_name_rule_is_a_listed_fact() -> None:
         assert f"fact:{host}.tool_name_rule" in listed, host
 
 
-def test_the_name_rules_hold_what_the_sdk_types_say() -> None:
+def test_the_name_rule_facts_hold_what_the_sdk_types_say() -> None:
     pytest.importorskip("openai")
     pytest.importorskip("botocore")
     from toolchoice.providers import bedrock, openai_chat_hosts
+    from toolchoice.providers.core.facts import fact
+
+    for fact_id, module_rule in (("openai.tool_name_rule", openai_chat_hosts.NAME_RULES["openai"][0]),
+                                 ("bedrock.tool_name_rule", bedrock.NAME_RULE)):
+        stated = fact(fact_id)
+        assert stated.verified == "2026-11-28" and module_rule[1] == stated.value.words, fact_id
 
     words = re.sub(r"\s+", " ", (_site("openai") / "types" / "shared_params" / "function_definition.py").read_text())
     assert "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64." in words
