@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, Mapping, NamedTuple, Union
 
+from .name_rule import NameRule  # its own leaf module: render reads the name-rule facts, never this one
+
 
 class ChoiceWords(NamedTuple):
     """The string tool_choice words a host's source names, in the source's order. ``others``: "refused", the
@@ -104,14 +106,6 @@ class VersionRemoves(NamedTuple):
         if sent is None or sent.strip() != self.version:
             return ()
         return tuple(field for field in self.fields if field in body)
-
-
-class NameRule(NamedTuple):
-    """The tool names an API's own source says it takes: ``pattern`` (the whole name must match it, re.fullmatch), and
-    what it allows in the ledger's words (``words``); a name breaking it is refused (core/name_rule_facts.py)."""
-
-    pattern: str
-    words: str
 
 
 FactValue = Union[ChoiceWords, ChoiceCount, NamedModels, VersionRemoves, NameRule, tuple[RefusalWords, ...]]

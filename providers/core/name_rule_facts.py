@@ -12,7 +12,8 @@ import re
 from typing import Any, Callable
 
 from .fact_record import CITE_END, Fact
-from .fact_values import NameRule
+from .name_rule import NameRule
+
 
 _VERIFIED = "2026-11-28"  # the installed SDKs' types re-read this day
 _OPENAI_WORDS = "'Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.'"

@@ -48,7 +48,7 @@ WITHOUT_TOOLS_FACTS: tuple[Fact, ...] = (
          "from provider(gemini,undefined: 400): { \"error\": { \"code\": 400, \"message\": \"Function calling config "
          "is set without function_declarations.\", \"status\": \"INVALID_ARGUMENT\" } }'; whitespace folded; the same body from "
          "Google AI Studio in tailcallhq/forgecode#1404 (2025-08-17); 'Function calling config is set without "
-         "function_declarations.' (AstrBot#7407)", "2026-11-28"),
+         "function_declarations.' (AstrBot#7407)", "2026-11-26"),
     Fact("bedrock.tool_choice_without_tools", ("bedrock",),
          "Converse takes toolChoice only inside toolConfig, whose tools list is required and has at least one member: "
          "a toolChoice (auto, any, tool) cannot be sent without tools; none has no toolChoice (toolConfig left out)",
