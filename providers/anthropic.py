@@ -36,6 +36,7 @@ import re
 from typing import Any, Callable, Sequence
 
 from .core.capabilities import Capability
+from .core.name_rule_facts import name_rule
 from .core.error_envelope import ErrorEnvelope
 from .core.tool_file import ToolFile
 from .anthropic_strict import anthropic_strict_problems
@@ -66,7 +67,7 @@ COMPOSITION_KEYS = ("anyOf", "oneOf", "allOf")
 
 # Tool names: ^[a-zA-Z0-9_-]{1,128}$, the pattern the API's own 400 names (fact anthropic.tool_name_length); the
 # tool-use docs still print {1,64}: a longer name is sent with a warning (DOCS_NAME_BOUND)
-NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,128}").fullmatch, "letters, digits, _ and -, at most 128")
+NAME_RULE = name_rule("anthropic.tool_name_length")
 DOCS_NAME_BOUND = 64
 
 # The newer per-tool fields its tool type has (fact anthropic.tool_fields); no custom tool kind.

@@ -33,6 +33,7 @@ from .anthropic import DEFAULT_MAX_TOKENS_THINKING, group_turns, ordered_blocks
 from .claude_thinking import THINKING_BUDGET, THINKING_NOT_SENT, ThinkingWire, thinking_fields, thinking_lint, \
     thinking_lint_needed, thinking_plan
 from .core.capabilities import Capability
+from .core.name_rule_facts import name_rule
 from .core.error_envelope import ErrorEnvelope
 from .core.translation import (tool_names, choice_value, Context, check_names, compact, finish, mapped, model_facts,
                                parallel_value, rule_applied, start, streamed, strict_tools)
@@ -49,8 +50,8 @@ DEFAULT_REGION = "us-east-1"
 _CLAUDE = re.compile(r"anthropic\.claude-(?!v1|v2|instant)")
 _NOVA = re.compile(r"amazon\.nova-")
 
-# Tool names: [a-zA-Z0-9_-]+, at most 64 (Bedrock Converse ToolSpecification.name)
-NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
+# Tool names: [a-zA-Z0-9_-]+, at most 64 (Bedrock Converse ToolSpecification.name; fact bedrock.tool_name_rule)
+NAME_RULE = name_rule("bedrock.tool_name_rule")
 
 # The SDK type its tools are, named when a scenario's hosted tool (core/native_tools.py) is left out.
 TOOLS_TYPE = "bedrock.tools_type"  # the fact (core/facts.py) naming the SDK type its tools are

@@ -9,6 +9,8 @@ from typing import Any, Literal, NamedTuple
 from .core.capabilities import Capability
 from .core.effort_words import GROQ_QWEN3_32B_400, MISTRAL_SMALL_400
 from .core.host_rules import refuse
+from .core.name_rule_facts import name_rule
+from .core.name_rule_facts import source as name_source
 from .core.translation import Context, strict_wanted, thinking_not_sent
 
 When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
@@ -162,26 +164,11 @@ def send_effort(ctx: Context, body: dict[str, Any], effort: str) -> bool:
 # each with its source, read 2026-11-26); the other hosts' types state none (vLLM's, llama.cpp's, the HF router's,
 # Cerebras's, Together's and xAI's function name is a plain string), so there a name breaking OpenAI's rule is sent
 # with the warning tool.name_unstated (until 2026-11-26 every host refused it on OpenAI's word).
-NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
-_NAME_CHARS = (re.compile(r"[a-zA-Z0-9_-]+").fullmatch, "letters, digits, _ and -")
-_OPENAI_WORDS = "'Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.'"
+NAME_RULE = name_rule("openai.tool_name_rule")
+# host -> (its rule, the source stating it): the facts of core/name_rule_facts.py
 NAME_RULES: dict[str, tuple[tuple[Any, str], str]] = {
-    "openai": (NAME_RULE, f"openai 3.57.0 types/shared_params/function_definition.py FunctionDefinition.name: "
-                          f"{_OPENAI_WORDS}"),
-    "azure": (NAME_RULE, "Azure/azure-rest-api-specs AzureOpenAI/inference/stable/2024-10-21/inference.yaml (at "
-                         f"ea83a2a) FunctionObject.name: {_OPENAI_WORDS}"),
-    "groq": (NAME_RULE, f"groq 1.7.0 types/shared_params/function_definition.py FunctionDefinition.name: {_OPENAI_WORDS}"),
-    "fireworks": (NAME_RULE, "fireworks-ai 1.2.30 types/shared_params/chat_completion_tool.py Function.name: "
-                             f"{_OPENAI_WORDS}"),
-    "mistral": (NAME_RULE, "Mistral's OpenAPI spec as mistral-rouille 1.1.4 ('customized from Mistral's official "
-                           "OpenAPI specification') renders it: 'The name of the function to be called. Must be "
-                           "a-z,A-Z,0-9 or contain underscores and dashes, with a maximum length of 64.' (mistralai "
-                           "3.7.0's Function.name has no docstring); the API's own 400 (re-read 2026-11-27, "
-                           "Kochava-Studios/witsy#164, mistral-large-latest): 'Function name was ... but must be a-z, "
-                           "A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.'"),
-    "sambanova": (_NAME_CHARS, "sambanova 1.13.0 types/chat/completion_create_params.py ToolFunction.name: 'Must be "
-                               "a-z, A-Z, 0-9, or contain underscores and dashes.' (no length bound)"),
-}
+    host: (name_rule(f"{host}.tool_name_rule"), name_source(f"{host}.tool_name_rule"))
+    for host in ("openai", "azure", "groq", "fireworks", "mistral", "sambanova")}
 _UNSTATED = (NAME_RULE[0], NAME_RULE[1], "OpenAI's")
 
 

@@ -219,17 +219,12 @@ _KINDS = {("messages", "*", "content"): "string or array",
           ("thinking", "type"): "string"}
 
 
-# DeepSeek's thinking mode (api-docs.deepseek.com/guides/thinking_mode): on by the model's rule (deepseek-v4-flash / -pro
-# by default, deepseek-reasoner always; model rules deepseek-v4-thinking, deepseek-reasoner) unless the body's
+# DeepSeek's thinking mode (api-docs.deepseek.com/guides/thinking_mode): on by the model's rule (deepseek-flash,
+# deepseek-v4-flash / -pro by default, deepseek-reasoner always; model_rule_data) unless the body's
 # {"thinking": {"type": "disabled"}} turns it off, or by {"type": "enabled"} / a reasoning_effort. In it the answer
 # carries reasoning_content, and an assistant message with tool_calls sent back without its reasoning_content is
-# refused in the API's recorded words (fact deepseek.reasoning_content_missing), per model where recorded; another
+# refused in the API's recorded words (fact deepseek.reasoning_content_missing, its rows named by model rule); another
 # model in thinking mode is answered, the translator's warning its line's finding (no words recorded: no refusal).
-_DEEPSEEK_MISSING = ((re.compile(r"^deepseek-v4-(?:flash|pro)$"),
-                      "The `reasoning_content` in the thinking mode must be passed back to the API."),
-                     (re.compile(r"^deepseek-reasoner$"),
-                      "Missing `reasoning_content` field in the assistant message at message index {index}. For more "
-                      "information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls"))
 _MOCK_THOUGHT_CUT = 2  # a streamed answer's reasoning_content in this many pieces
 
 
@@ -252,10 +247,11 @@ def _reasoning_unsent(index: int | None, model: Any) -> LedgerEntry | None:
     empty string is sent: ``index``, _ChatRead.unsent), where its words are recorded for the model; None else (the
     translator's warning pitfall.deepseek_reasoning_content stays the judged line's finding: no refusal without a
     source)."""
-    words = next((w for pattern, w in _DEEPSEEK_MISSING if isinstance(model, str) and pattern.match(model)), None)
-    if index is None or words is None:
-        return None
-    return LedgerEntry("error", "pitfall.deepseek_reasoning_content", words.format(index=index))
+    from .core.refusal_words import api_refusal
+
+    row = api_refusal("deepseek", "pitfall.deepseek_reasoning_content", model if isinstance(model, str) else None,
+                      None, message_index=index) if index is not None else None
+    return LedgerEntry("error", row.code, row.words) if row is not None else None
 
 
 class _ChatRead:

@@ -32,6 +32,7 @@ from typing import Any, Sequence
 
 from .core import history_wire, native_tools, request_parts, translation
 from .core.capabilities import Capability
+from .core.name_rule_facts import name_rule
 from .core.error_envelope import ErrorEnvelope
 from .core.tool_file import ToolFile
 from .core.translation import Context
@@ -43,8 +44,8 @@ DEFAULT_BASE = "https://api.openai.com/v1"
 _IGNORED_SETTINGS = ("deployment", "endpoint", "api_version", "region")
 _EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")  # openai-python shared/reasoning_effort.py
 
-# Function names: ^[a-zA-Z0-9_-]{1,64}$, as in Chat Completions (OpenAI's function-calling guide)
-NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
+# Function names: ^[a-zA-Z0-9_-]{1,64}$, as in Chat Completions (fact openai-responses.tool_name_rule)
+NAME_RULE = name_rule("openai-responses.tool_name_rule")
 
 # Custom (free-text) tools (fact openai.custom_tool.responses) and the newer per-tool fields its tools have
 # (fact openai-responses.tool_fields).

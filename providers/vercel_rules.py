@@ -304,7 +304,8 @@ DEEPSEEK_THINKING = Source("@ai-sdk/deepseek", 903, 'isThinkingEnabled = this.co
 # The provider APIs' answers where the SDK's request parts from the one toolchoice builds
 API_ANSWERS: dict[str, str] = {
     "thinking.forced_choice": "Anthropic answers 400 \"Thinking may not be enabled when tool_choice forces tool use.\"",
-    "thinking.disabled_for_choice": "DeepSeek's thinking mode (on by default for deepseek-v4-*) answers 400 "
+    "thinking.disabled_for_choice": "DeepSeek's thinking mode (on by default for deepseek-flash, deepseek-v4-*) "
+                                    "answers 400 "
                                     "\"Thinking mode does not support this tool_choice\" (api-docs.deepseek.com "
                                     "guides/thinking_mode)",
 }

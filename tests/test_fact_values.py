@@ -16,8 +16,8 @@ import pytest
 
 from sdk_types import missing
 from toolchoice.providers.core.capabilities import CAPABILITIES
-from toolchoice.providers.core.fact_values import (ChoiceCount, ChoiceWords, NamedModels, RefusalWords, VersionRemoves,
-                                                  refusals)
+from toolchoice.providers.core.fact_values import (ChoiceCount, ChoiceWords, NamedModels, NameRule, RefusalWords,
+                                                  VersionRemoves, refusals)
 from toolchoice.providers.core.facts import FACTS, choice_words
 
 _OPENAI_CHAT = ("openai", "openai.types.chat.chat_completion_tool_choice_option_param",
@@ -121,7 +121,7 @@ def test_every_value_is_a_known_kind_on_its_facts_providers() -> None:
         if fact.value is None:
             continue
         rows = refusals(fact.value)
-        assert rows or isinstance(fact.value, (ChoiceWords, ChoiceCount, NamedModels, VersionRemoves)), fact.id
+        assert rows or isinstance(fact.value, (ChoiceWords, ChoiceCount, NamedModels, VersionRemoves, NameRule)), fact.id
         for row in rows:
             assert isinstance(row, RefusalWords) and set(row.providers) <= set(fact.providers), fact.id
         if not rows and not isinstance(fact.value, NamedModels):  # one fact per provider states its words, one its

@@ -28,7 +28,7 @@ from sdk_types import missing
 
 
 class Quote(NamedTuple):
-    where: str  # "fact:ID", "rule:NAME", "capability:PROVIDER", "eol:PROVIDER/MODEL", "name_rule:PROVIDER"
+    where: str  # "fact:ID", "rule:NAME", "capability:PROVIDER", "eol:PROVIDER/MODEL"
     package: str  # the import name
     path: str  # the file inside the package (a botocore service-2.json is read from its .json.gz)
     words: tuple[str, ...]  # each fragment must be in the source and in the file
@@ -387,19 +387,24 @@ QUOTES: tuple[Quote, ...] = (
                           ("gpt-5.1-codex", "2026-07-23"), ("gpt-5.3-chat-latest", "2026-08-10"),
                           ("gpt-5.4-nano", "2027-04-01"), ("gpt-audio-mini", "2027-01-20"), ("o1-mini", "2025-10-27"),
                           ("o1-preview", "2025-07-28"))),
-    # ---- providers/openai_chat_hosts.py NAME_RULES (a tool name refused on the host's own words)
-    *(Quote(f"name_rule:{host}", package, path,
+    # ---- core/name_rule_facts.py (a tool name refused on the API's own words; openai_chat_hosts.NAME_RULES)
+    *(Quote(f"fact:{host}.tool_name_rule", package, path,
             ("Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.",))
       for host, package, path in (("openai", "openai", "types/shared_params/function_definition.py"),
                                   ("groq", "groq", "types/shared_params/function_definition.py"),
                                   ("fireworks", "fireworks", "types/shared_params/chat_completion_tool.py"))),
-    Quote("name_rule:sambanova", "sambanova", "types/chat/completion_create_params.py",
+    Quote("fact:sambanova.tool_name_rule", "sambanova", "types/chat/completion_create_params.py",
           ("Must be a-z, A-Z, 0-9, or contain underscores and dashes.",)),
+    Quote("fact:bedrock.tool_name_rule", "botocore", _BEDROCK,
+          ('"ToolName": {"type": "string", "max": 64, "min": 1, "pattern": "[a-zA-Z0-9_-]+"}',)),
+    Quote("fact:anthropic.tool_name_length", "anthropic", "types/tool_param.py", ("Name of the tool.",)),
+    Quote("fact:openai-responses.tool_name_rule", "openai", "types/responses/function_tool_param.py",
+          ("The name of the function to call.",)),
 )
 
 # Sources naming an installed SDK whose words are not a file's text, each with why (checked 2026-11-26).
 UNQUOTED: dict[str, str] = {
-    "name_rule:mistral": "quotes Mistral's OpenAPI spec; says only that mistralai 3.7.0's Function.name has no "
+    "fact:mistral.tool_name_rule": "quotes Mistral's OpenAPI spec; says only that mistralai 3.7.0's Function.name has no "
                          "docstring (test_sdk_claims.py's NAME_EXCEPTIONS asserts the SDK does not state the rule)",
 }
 
@@ -455,10 +460,6 @@ def source_of(where: str) -> str:
         entry = retiring(*key.split("/", 1))
         assert entry is not None, where
         return entry.source
-    if kind == "name_rule":
-        from toolchoice.providers.openai_chat_hosts import NAME_RULES
-
-        return NAME_RULES[key][1]
     raise KeyError(where)
 
 
@@ -504,7 +505,6 @@ def _sources() -> dict[str, str]:
     from toolchoice.providers.core.capabilities import CAPABILITIES
     from toolchoice.providers.core.facts import FACTS
     from toolchoice.providers.core.model_rules import END_OF_LIFE, RULES
-    from toolchoice.providers.openai_chat_hosts import NAME_RULES
 
     out = {f"fact:{f.id}": f.source for f in FACTS}
     out.update({f"rule:{r.name}": r.source for r in RULES})
@@ -513,7 +513,6 @@ def _sources() -> dict[str, str]:
         for provider in entry.providers[:1]:
             models = re.findall(r"[\w.-]+", entry.pattern.split("(?!")[0].strip("^$()?:"))
             out[f"eol:{provider}/{models[0] if models else entry.pattern}"] = entry.source
-    out.update({f"name_rule:{p}": source for p, (_, source) in NAME_RULES.items()})
     return out
 
 

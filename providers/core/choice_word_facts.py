@@ -36,10 +36,13 @@ CHOICE_WORD_FACTS: tuple[Fact, ...] = (
          "(for a null tool_choice) says only these strings are allowed, so the mock refuses another word in those "
          "words",
          f"groq 1.7.0 types/chat/chat_completion_tool_choice_option_param.py; the API's recorded 400: "
-         f"tests/data/responses/errors/error-groq-tool-choice-null.json (brianpetro/obsidian-smart-connections#942)"
-         f"{CITE_END}'ChatCompletionToolChoiceOptionParam: TypeAlias = Union[ Literal[\"none\", \"auto\", "
+         f"tests/data/responses/errors/error-groq-tool-choice-null.json (brianpetro/obsidian-smart-connections#942, "
+         "2024-12-28); plmbr/notebook-intelligence#115 (2026-02-19, api.groq.com, the newest recording found "
+         f"2026-11-28){CITE_END}'ChatCompletionToolChoiceOptionParam: TypeAlias = Union[ Literal[\"none\", \"auto\", "
          "\"required\"], ChatCompletionNamedToolChoiceParam ]'; '{\"error\": {\"message\": \"Only allowed string "
-         "values for 'tool_choice' are none, auto, and required\", \"type\": \"invalid_request_error\"}}'", _READ,
+         "values for 'tool_choice' are none, auto, and required\", \"type\": \"invalid_request_error\"}}'; 'Error code: "
+         "400 - {'error': {'message': \"code=400, message=Only allowed string values for 'tool_choice' are [none, auto, "
+         "required], type=invalid_request_error\", 'type': 'invalid_request_error'}}' (notebook-intelligence#115)", _READ,
          _REFUSED._replace(refusal="Only allowed string values for 'tool_choice' are none, auto, and required")),
     Fact("mistral.tool_choice_words", ("mistral",),
          "Mistral's chat tool_choice words are auto, none, any and required (any and required alike force a call)",

@@ -51,6 +51,16 @@ RECORDED: dict[str, Recorded] = {
     "deepseek-v4-thinking": Recorded("2026-08-21", "deepseek-ai/DeepSeek-V3#1376 (curl to api.deepseek.com)"),
     "deepseek-flash-thinking": Recorded("2026-09-10", "can1357/oh-my-pi#11505 (deepseek-flash)"),
     "deepseek-reasoner": Recorded("2026-05-08", "i-am-bee/beeai-framework#1441, can1357/oh-my-pi#945"),
+    # 2026-11-28 (trial23m): the recordings the facts quoted undated, dated from the issues index
+    "gemini.tool_choice_without_tools": Recorded("2026-04-07", "AstrBotDevs/AstrBot#7407 ('Function calling config is "
+                                                 "set without function_declarations.'; claude-code-router#1207 "
+                                                 "2026-02-12, forgecode#1404 2025-08-17)"),
+    "groq.tool_choice_words": Recorded("2026-02-19", "plmbr/notebook-intelligence#115 (api.groq.com: 'Only allowed "
+                                       "string values for 'tool_choice' are [none, auto, required]'; "
+                                       "obsidian-smart-connections#942 2024-12-28)"),
+    # Anthropic's types and its docs state no 128 (the docs print 64): the API's 400s are the evidence
+    "anthropic.tool_name_length": Recorded("2026-09-22", "anthropics/claude-code#96152 ('tools.18.custom.name: String "
+                                           "should have at most 128 characters')"),
     "o-series-no-parallel": Recorded("2025-06", "evalstate/fast-agent#279, tensorzero/tensorzero#2805 (o4-mini)"),
 }
 
@@ -120,7 +130,7 @@ def unverified_since(fact_id: str) -> str | None:
 def entries() -> list[Entry]:
     """Every refusal, drop, change and limit warning the rows, the dated facts and the model rules hold."""
     from .capabilities import CAPABILITIES, Level
-    from .fact_values import ChoiceCount, ChoiceWords, VersionRemoves
+    from .fact_values import ChoiceCount, ChoiceWords, NameRule, VersionRemoves
     from .facts import FACTS, fact
     from .model_rules import RULES
 
@@ -159,6 +169,8 @@ def entries() -> list[Entry]:
         elif isinstance(value, ChoiceCount):
             from_fact("refuses" if value.severity == "error" else "warns", item.providers,
                       f"more than {value.most} choices" + (" (streamed)" if value.stream_only else ""), item.id)
+        elif isinstance(value, NameRule):  # core/name_rule_facts.py: the modules' NAME_RULE
+            from_fact("refuses", item.providers, f"a tool name other than {value.words} ({value.pattern})", item.id)
         elif isinstance(value, VersionRemoves):
             from_fact("refuses", item.providers, f"{', '.join(value.fields)} under {value.header} {value.version}",
                       item.id)

@@ -4,9 +4,10 @@ it, the value it states, typed (core/fact_values.py); core/facts.py holds the ta
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from .fact_values import FactValue
+if TYPE_CHECKING:  # not loaded at run time: render loads the name rules' facts, never fact_values
+    from .fact_values import FactValue
 
 # A ledger message names a fact by its citation (``cited``), the part of the source before CITE_END; the words
 # quoted follow it.

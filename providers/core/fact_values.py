@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, Mapping, NamedTuple, Union
 
+from .name_rule import NameRule  # its own leaf module: render reads the name-rule facts, never this one
+
 
 class ChoiceWords(NamedTuple):
     """The string tool_choice words a host's source names, in the source's order. ``others``: "refused", the
@@ -34,9 +36,11 @@ class ChoiceWords(NamedTuple):
 
 class RefusalWords(NamedTuple):
     """The API's words for the refusal a ledger ``code`` stands for, on ``providers``, in the case they were recorded
-    for: a model id the ``model`` pattern is searched in (None: any), a body field at ``field`` (a path) equal to
+    for: a model id the ``model`` pattern is searched in (None: any), or one of the model rules named in ``rules``
+    matches (core/model_rule_data.py: the rules' own patterns, no second one), a body field at ``field`` (a path) equal to
     ``value`` (None: any body). ``words`` may hold ``{model}``, the request's model id as the API echoes it, and
-    ``{tool_index}``, the index of the tool whose schema the API refuses (core/refusal_words.py).
+    ``{tool_index}``, the index of the tool whose schema the API refuses, ``{message_index}``, the index of the message
+    the API refuses (core/refusal_words.py).
     ``envelope``: the recorded error body's other fields beside its message, as (name, value) pairs (a recorded null is
     None), each written into the family's error object by its ``mock_error(fields=...)``; () where no recording
     shows them, and the family's envelope keeps its defaults. ``status``: the recorded answer's HTTP status. The fact
@@ -50,6 +54,7 @@ class RefusalWords(NamedTuple):
     value: Any = None
     envelope: tuple[tuple[str, Any], ...] = ()
     status: int = 400  # the recorded answer's HTTP status (xAI's deserializer refusals are 422)
+    rules: tuple[str, ...] = ()  # model rule names: the words hold for a model one of them matches (() : any model)
 
 
 class ChoiceCount(NamedTuple):
@@ -103,7 +108,7 @@ class VersionRemoves(NamedTuple):
         return tuple(field for field in self.fields if field in body)
 
 
-FactValue = Union[ChoiceWords, ChoiceCount, NamedModels, VersionRemoves, tuple[RefusalWords, ...]]
+FactValue = Union[ChoiceWords, ChoiceCount, NamedModels, VersionRemoves, NameRule, tuple[RefusalWords, ...]]
 
 
 def refusals(value: FactValue | None) -> tuple[RefusalWords, ...]:

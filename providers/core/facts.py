@@ -17,14 +17,17 @@ from .choice_word_facts import CHOICE_WORD_FACTS
 from .effort_facts import EFFORT_FACTS
 from .fact_record import CITE_END, Fact
 from .fact_values import ChoiceWords, NamedModels, VersionRemoves
+from .history_facts import CHAT_HOSTS as _CHAT_HOSTS
+from .history_facts import HISTORY_FACTS
 from .hosted_tool_facts import HOSTED_TOOL_FACTS
+from .name_rule_facts import TOOL_NAME_FACTS
 from .refusal_words import REFUSAL_FACTS
 from .tool_change_facts import TOOL_CHANGE_FACTS
+from .without_tools_facts import WITHOUT_TOOLS_FACTS
 
 __all__ = ["CITE_END", "FACTS", "HOSTED_TOOL_FACTS", "Fact", "choice_words", "cited", "fact", "facts_for"]
 
 
-_CHAT_HOSTS = ("openai", "azure")
 
 FACTS: tuple[Fact, ...] = (
     Fact("together.endpoint", ("together",),
@@ -233,100 +236,10 @@ FACTS: tuple[Fact, ...] = (
          "openrouter 1.3.84 (PyPI) components/chatresult.py, openroutermetadata.py, routerattempt.py (re-read "
          "2026-11-27: ChatResult has 'openrouter_metadata: Optional[OpenRouterMetadata]' and no provider field; "
          "RouterAttempt 'provider: str')", "2026-11-27"),
-    # tool_choice sent without tools: what each API's own source says. The capability rows' without_tools name these
-    # facts (core/capabilities.py WithoutTools): the translators refuse or omit the choice only where one says the
-    # API refuses it, and providers/openai_chat_mock.py answers the hosts' words; a provider with no fact here is
-    # not known to refuse it (no source was found for groq, deepseek, fireworks, together, sambanova, huggingface,
-    # cohere, ollama on 2026-11-26, searched three times again 2026-11-27: their API specs, SDK docstrings, copies of
-    # their docs and recorded bodies, each read listed in docs/fact-audit.md; the ledger says it is unsettled there;
-    # mistral's is its request library's rule)
-    Fact("openai.tool_choice_without_tools", ("openai",),
-         "a request with tool_choice and no tools is refused with 400 invalid_request_error, \"auto\" included",
-         f"RageAgainstThePixel/OpenAI-DotNet#479 (the response body quoted; tests/data/responses/errors/"
-         f"error-openai-tool-choice-without-tools.json){CITE_END}\"Invalid value for 'tool_choice': 'tool_choice' is "
-         "only allowed when 'tools' are specified.\", param tool_choice; dapr/dapr-agents#248 (tool_choice \"auto\", "
-         "no tools): \"Error code: 400 - {'error': {'message': \"Invalid value for 'tool_choice': 'tool_choice' is "
-         "only allowed when 'tools' are specified.\", 'type': 'invalid_request_error', 'param': 'tool_choice', "
-         "'code': None}}\"", "2026-11-26"),
-    Fact("openai-responses.tool_choice_without_tools", ("openai-responses",),
-         "the Responses API refuses tool_choice \"required\" without tools with 400; no source was found for auto, "
-         "none, a named function or allowed_tools without tools",
-         f"anomalyco/opencode#48857 (live, gpt-4.1-mini, both endpoints){CITE_END}'Chat: `'tool_choice' is only "
-         "allowed when 'tools' are specified.`', 'Responses: `Tool choice 'required' must be specified with 'tools' "
-         "parameter.`', 'Removing only the choice made both requests succeed.'", "2026-11-26"),
-    Fact("anthropic.tool_choice_without_tools", ("anthropic",),
-         "the Messages API refuses a tool_choice sent without tools with 400 (the words name no type: auto, any, tool "
-         "and none alike); recorded from the Messages API as Amazon Bedrock serves Claude, none from "
-         "api.anthropic.com itself was found",
-         f"Claude's 400 through OpenRouter (upstream Amazon Bedrock), recorded 2026-07-02{CITE_END}a public "
-         "characterization report, 'OpenRouter → anthropic/claude-3-haiku' (tool_choice forcing read_file): "
-         "'upstream status 400: {\"error\":{\"message\":"
-         "\"Provider returned error\",\"code\":400,\"metadata\":{\"raw\":\"{\\\"message\\\":\\\"tool_choice may only "
-         "be specified while providing tools.\\\"}\",\"provider_name\":\"Amazon Bedrock\"'", "2026-11-26"),
-    Fact("gemini.tool_choice_without_tools", ("gemini",),
-         "the Gemini API refuses a toolConfig.functionCallingConfig sent with no functionDeclarations with 400 "
-         "INVALID_ARGUMENT (the words name the config, not a mode: NONE and AUTO alike)",
-         f"musistudio/claude-code-router#1207 (Gemini API, toolConfig without functionDeclarations){CITE_END}'Error "
-         "from provider(gemini,undefined: 400): { \"error\": { \"code\": 400, \"message\": \"Function calling config "
-         "is set without function_declarations.\", \"status\": \"INVALID_ARGUMENT\" } }'; whitespace folded; the same body from "
-         "Google AI Studio in tailcallhq/forgecode#1404", "2026-11-26"),
-    Fact("bedrock.tool_choice_without_tools", ("bedrock",),
-         "Converse takes toolChoice only inside toolConfig, whose tools list is required and has at least one member: "
-         "a toolChoice (auto, any, tool) cannot be sent without tools; none has no toolChoice (toolConfig left out)",
-         f"botocore 1.44.8 data/bedrock-runtime/2023-09-30/service-2.json{CITE_END}ToolConfiguration '\"required\": "
-         "[\"tools\"]' with members tools and toolChoice, ToolConfigurationToolsList '\"min\": 1'; the API's answer "
-         "to an empty list in Portkey-AI/gateway#1124: 'bedrock error: 1 validation error detected: Value at "
-         "'toolConfig.tools' failed to satisfy constraint: Member must have length greater than or equal to 1'",
-         "2026-11-26"),
-    Fact("openrouter.tool_choice_without_tools", ("openrouter",),
-         "OpenRouter passes a tool_choice without tools on to the upstream; an upstream that refuses it answers 400, "
-         "relayed as 'Provider returned error' with the upstream's body in metadata.raw (no source says OpenRouter "
-         "itself refuses it)",
-         f"tailcallhq/forgecode#1404 (through OpenRouter, upstream Google AI Studio){CITE_END}'{{\"error\":{{\"message\":"
-         "\"Provider returned error\",\"code\":400,\"metadata\":{\"raw\":\"{\\n  \\\"error\\\": {\\n    \\\"code\\\": 400,"
-         "\\n    \\\"message\\\": \\\"Function calling config is set without function_declarations.\\\",...\",\"provider_name\":"
-         "\"Google AI Studio\"}}'", "2026-11-26"),
-    Fact("azure.tool_choice_without_tools", ("azure",),
-         "Azure OpenAI refuses tool_choice without tools as OpenAI does, \"none\" and \"auto\" alike",
-         f"Azure/azure-sdk-for-net#45598 (Azure.AI.OpenAI 2.0.0-beta.2, ChatToolChoice.Auto and ChatToolChoice.None "
-         f"without tools){CITE_END}'HTTP 400 (invalid_request_error: ) Parameter: tool_choice Invalid value for "
-         "'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.'", "2026-11-26"),
-    Fact("vllm.tool_choice_without_tools", ("vllm",),
-         "vLLM refuses every tool_choice but \"none\" (and null) when tools is absent or null, and an empty tools "
-         "list whatever the choice, with 400 {error: {message, type: BadRequestError, param, code: 400}}",
-         f"vllm 0.33.0 (PyPI wheel) vllm/entrypoints/openai/chat_completion/protocol.py ChatCompletionRequest."
-         f"check_tool_usage{CITE_END}'if \"tool_choice\" is \"none\" -- no validation is needed for tools', 'if \"tools\" "
-         "not in data or data[\"tools\"] is None: raise VLLMValidationError(\"When using `tool_choice`, `tools` must "
-         "be set.\", parameter=\"tool_choice\")', 'Reject empty tools array' (\"`tools` must not be an empty array. "
-         "Either provide at least one tool or omit the field entirely.\", parameter=\"tools\"); vllm/exceptions.py "
-         "VLLMValidationError.__str__ appends ' (parameter=...)'; serve/exception_handling/error_response.py "
-         "create_error_response: 'err_type = \"BadRequestError\" status_code = HTTPStatus.BAD_REQUEST param = "
-         "exc.parameter'; with tools, the same check refuses a word but auto / required / none ('Invalid value for "
-         "`tool_choice`: ...! Only named tools, \"none\", \"auto\" or \"required\" are supported.'), an object "
-         "without function.name (so the allowed_tools form) and a name no tool has ('The tool specified in "
-         "`tool_choice` does not match any of the specified `tools`')", "2026-11-26"),
-    Fact("xai.tool_choice_without_tools", ("xai",),
-         "xAI refuses a chat request that sets tool_choice and no tools with 400 {code, error}",
-         f"livekit/agents#3114 (openai.LLM.with_x_ai, grok-3-mini-fast, tool_choice \"auto\", no tools){CITE_END}'Error code: "
-         "400 - {'code': 'Client specified an invalid argument', 'error': 'Invalid request content: A tool_choice was "
-         "set on the request but no tools were specified.'}'; the same words for xAI's /responses in "
-         "chenyme/grok2api#1042", "2026-11-26"),
-    Fact("cerebras.tool_choice_without_tools", ("cerebras",),
-         "Cerebras refuses a chat request that sets tool_choice and no tools with 400 wrong_api_format (the words name "
-         "no value, as OpenAI's do; the recording does not say which choice was sent)",
-         f"juspay/neurolink#1564 (2026-08-26, probed live against api.cerebras.ai){CITE_END}'`buildBody` emitted "
-         "`tool_choice` on tools-less requests (e.g. `disableTools`), which strict OpenAI-compatible backends reject "
-         "with **400 wrong_api_format**: *\"'tool_choice' is only allowed when 'tools' are specified\"* (probed live on "
-         "Cerebras).'", "2026-11-27"),
-    Fact("mistral.tool_choice_without_tools", ("mistral",),
-         "Mistral's own request library refuses tool_choice any, required or a named function without tools "
-         "(InvalidRequestException) and takes auto (no grammar) and none; no answer of api.mistral.ai itself to a "
-         "choice without tools is recorded, so toolchoice sends it as written and says so",
-         f"mistral-common 1.13.1 (PyPI, the newest) mistral_common/guidance/grammar_factory.py _text_grammar_spec"
-         f"{CITE_END}'if tools is None: match choice: case ToolChoiceEnum.auto: return None case ToolChoiceEnum.none: "
-         "mode = _GrammarMode.none case ToolChoiceEnum.any | ToolChoiceEnum.required: raise InvalidRequestException("
-         "f\"No tools provided for tool choice `{choice}`\") case NamedToolChoice(): raise InvalidRequestException("
-         "f\"No tools provided for tool choice `{choice.function.name}`\")'", "2026-11-27"),
+)
+
+# a tool_choice without tools, the tool limits, the histories refused (their own modules), then the rest in order
+FACTS += WITHOUT_TOOLS_FACTS + (
     # How many tools one request may declare: the capability rows' tool_limit name these facts (core/capabilities.py
     # ToolLimit); render and send refuse a request over it and the mock answers the API's words. No source states a
     # limit for the other APIs on 2026-11-26 (none found for openai-responses, azure, anthropic, bedrock — botocore's
@@ -338,110 +251,24 @@ FACTS: tuple[Fact, ...] = (
          "long. Expected an array with maximum length 128, but got an array with length 325 instead.\", \"type\": "
          "\"invalid_request_error\", \"param\": \"tools\", \"code\": \"array_above_max_length\"'; julep-ai/julep#330 "
          "(length 383, the same envelope), 0x4m4/hexstrike-ai#29 (length 150)", "2026-11-26"),
-    # A history whose tool calls and results do not pair (providers/openai_history.py, gemini/translate.py
-    # RESPONSE_PARTS): the translators refuse it with these words, the mock answers them (2026-11-26: none found for
-    # groq, vllm, llamacpp, cohere, ollama and the other chat hosts, which stay unrefused)
-    Fact("openai.history_unanswered_call", _CHAT_HOSTS,
-         "Chat Completions refuses an assistant message with tool_calls followed by a message other than the tool "
-         "messages answering each call, with 400 invalid_request_error, param messages.[i].role (the recorded body "
-         "does not show which message i names: toolchoice names the first message after the results), code null; a "
-         "history that ends with the calls is sent (no source says it is refused)",
-         f"router-for-me/CLIProxyAPI#2798 (2026-04-15, the response body quoted){CITE_END}'{{\"error\":{{\"message\":"
-         "\"An assistant message with 'tool_calls' must be followed by tool messages responding to each "
-         "'tool_call_id'. The following tool_call_ids did not have response messages: call_RTlWVuE5MqEb3WZJgTIl7Rsb\","
-         "\"type\":\"invalid_request_error\",\"param\":\"messages.[6].role\",\"code\":null}}'; the same words "
-         "from OpenAI in aliasrobotics/cai#111 and BerriAI/litellm#10083; on Azure OpenAI, vercel/ai#1844 (a 400 "
-         "with these words, shown as a screenshot)", "2026-11-26"),
-    Fact("openai.history_result_without_call", _CHAT_HOSTS,
-         "Chat Completions refuses a tool message that does not follow an assistant message with tool_calls (the "
-         "mock answers it: a scenario cannot hold one), with 400 invalid_request_error, param messages.[i].role naming "
-         "the tool message, code null",
-         f"run-llama/llama_index#10493 (OpenAI){CITE_END}'{{'error': {{'message': \"Invalid parameter: messages with role "
-         "'tool' must be a response to a preceding message with 'tool_calls'.\", 'type': 'invalid_request_error', "
-         "'param': 'messages.[0].role', 'code': None}}'; the API's spelling 'preceeding' in smarter-sh/smarter#264 "
-         "(gpt-4-turbo, 'param': 'messages.[4].role') and miurla/morphic#136; Azure OpenAI: "
-         "Nikunj2003/LLaMa-MCP-Streamlit#1 ('Invalid parameter: messages with role 'tool' must be a response to a "
-         "preceeding message with 'tool_calls'.', 'param': 'messages.[2].role', 'code': None)", "2026-11-26"),
-    Fact("mistral.history_unanswered_call", ("mistral",),
-         "Mistral's chat completions refuse an assistant message with tool_calls followed by a message other than "
-         "the tool messages answering each call, with 400 invalid_request_error, param null, code null; a history "
-         "that ends with the calls is sent (no source says it is refused)",
-         f"camel-ai/camel#1467 (mistral-large, 2025-01-19){CITE_END}'{{\"object\":\"error\",\"message\":\"Not the "
-         "same number of function calls and responses\",\"type\":\"invalid_request_error\",\"param\":null,"
-         "\"code\":null}}'; the same body in mistralai/client-ts#106 (mistral-large-latest, 2025-06-01)", "2026-11-26"),
-    Fact("openai-responses.history_unanswered_call", ("openai-responses",),
-         "the Responses API refuses an input whose function_call has no function_call_output (when other input "
-         "follows it), and a function_call_output whose call is not in the input (the mock: unless "
-         "previous_response_id or conversation holds it), with 400 invalid_request_error, param input, code null",
-         f"router-for-me/CLIProxyAPI#2368 (gpt-5, 2026-03-27){CITE_END}'\"message\": \"No tool output found for "
-         "function call call_uK3eDRSXx9p45csFRjvXDNPq.\", \"type\": \"invalid_request_error\", \"param\": \"input\", "
-         "\"code\": null'; microsoft/vscode#320060 (2026-06-05): '\"message\": \"No tool call found for function "
-         "call output with call_id call_TnakLSVsqtVt5cJssAhRwMoe.\", \"type\": \"invalid_request_error\", "
-         "\"param\": \"input\", \"code\": null'; continuedev/continue#10092 (the same envelope)", "2026-11-26"),
-    Fact("gemini.history_response_parts", ("gemini",),
-         "the Gemini API refuses a model turn with function calls followed by a turn with another number of function "
-         "response parts, with 400 INVALID_ARGUMENT; a history that ends with the calls is sent",
-         f"google-gemini/gemini-cli#16415 (2026-01-12){CITE_END}'\"code\": 400, \"message\": \"Please ensure that "
-         "the number of function response parts is equal to the number of function call parts of the function call "
-         "turn.\", ... \"status\": \"INVALID_ARGUMENT\"'; the same in google-gemini/gemini-cli#7410, #5443, #4504",
-         "2026-11-26"),
-    # No recorded 400 for a Gemini functionResponse in another order than the turn's calls, nor for one whose name
-    # matches no call (2026-11-26): router-for-me/CLIProxyAPI#5199's "functionResponse.id does not match
-    # functionCall.id" 400 was the proxy's own check; aaif-goose/goose#6293 (a wrong name) got empty replies, not a
-    # 400. Such histories are sent as written.
-    Fact("deepseek.history_result_without_call", ("deepseek",),
-         "DeepSeek refuses a tool message that does not follow an assistant message with tool_calls, with 400 "
-         "invalid_request_error, param null, code invalid_request_error",
-         f"FoundationAgents/OpenManus#23 (deepseek-chat, 2025-03-07){CITE_END}'Error code: 400 - {{'error': "
-         "{'message': \"Messages with role 'tool' must be a response to a preceding message with 'tool_calls'\", "
-         "'type': 'invalid_request_error', 'param': None, 'code': 'invalid_request_error'}}'; the raw body in "
-         "itmisx/deepx-code#94 (2026-06-10): '{\"error\":{\"message\":\"Messages with role 'tool' must be a response "
-         "to a preceding message with 'tool_calls'\",\"type\":\"invalid_request_error\",\"param\":null,"
-         "\"code\":\"invalid_request_error\"}}'; the same in agentscope-ai/agentscope-go#7 (2026-09-16) and "
-         "qwersyk/Newelle#425 (deepseek v4 flash, official API, 2026-08-28)", "2026-11-26"),
-    Fact("deepseek.history_unanswered_call", ("deepseek",),
-         "DeepSeek refuses an assistant message with tool_calls that the tool messages after it do not all answer, "
-         "with 400 invalid_request_error, param null, code invalid_request_error; a history with both faults (calls, "
-         "another message, their results) drew this refusal, not deepseek.history_result_without_call's",
-         f"TurixAI/TuriX-CUA#15 (deepseek-chat, 2026-03-03){CITE_END}'{{\"error\":{{\"message\":\"An assistant "
-         "message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. "
-         "(insufficient tool messages following tool_calls message)\",\"type\":\"invalid_request_error\","
-         "\"param\":null,\"code\":\"invalid_request_error\"}}'; the same body in 0xPlaygrounds/rig#856 and "
-         "bytedance/deer-flow#2706; gptme/gptme#3421 (through a router, the raw body's message and type) got these "
-         "words for an assistant message with tool_calls, then a system message, then the tool message", "2026-11-26"),
-    Fact("deepseek.reasoning_content_missing", ("deepseek",),
-         "DeepSeek in thinking mode refuses an assistant message with tool_calls sent back without its "
-         "reasoning_content, with 400 invalid_request_error, param null, code invalid_request_error: deepseek-v4-flash "
-         "/ -pro 'The `reasoning_content` in the thinking mode must be passed back to the API.', the retired "
-         "deepseek-reasoner 'Missing `reasoning_content` field in the assistant message at message index N. ...'; the "
-         "reasoning_content of a turn without tool calls is not needed and, sent, is ignored (the guide)",
-         "api-docs.deepseek.com/guides/thinking_mode (read 2026-11-27: 'For turns that do perform tool calls, the "
-         "reasoning_content must be fully passed back to the API in all subsequent requests. If your code does not "
-         "correctly pass back reasoning_content, the API will return a 400 error.', as quoted in anomalyco/opencode#24722; "
-         "the zh-cn page: between two user messages without tool calls it 'will be ignored'); v4: "
-         "ChenyuHeee/deepseek-copilot#2 (2026-05-01, deepseek-v4-flash, whole body), MoonshotAI/kimi-cli#2141 "
-         "(2026-05-01, deepseek-v4-pro), openclaw/openclaw#73417 (2026-04-28), a post-mortem's HTTP log (2026-08-07, "
-         "deepseek-v4-flash, found by the code index); the alias: hotovo/aider-desk#529 (2025-12-08), "
-         f"liyupi/yu-ai-code-mother#5 (2025-12-29), CherryHQ/cherry-studio#11751{CITE_END}'{{\"error\": {{\"message\": "
-         "\"The `reasoning_content` in the thinking mode must be passed back to the API.\", \"type\": "
-         "\"invalid_request_error\", \"param\": null, \"code\": \"invalid_request_error\"}}' (the post-mortem; "
-         "deepseek-copilot#2 quotes the same body with the backticks left out, kimi-cli#2141 and openclaw#73417 keep "
-         "them); '{\"error\":{\"message\":\"Missing `reasoning_content` field in the assistant message at message "
-         "index 2. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls\","
-         "\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_request_error\"}}' (aider-desk#529, "
-         "deepseek-reasoner)", "2026-11-27"),
+)
+FACTS += HISTORY_FACTS + (
     Fact("gemini.tool_limit", ("gemini",),
          "the Gemini API refuses more than 512 function declarations in one tool with 400 INVALID_ARGUMENT",
-         f"google-gemini/gemini-cli#19083 (many MCP tools){CITE_END}'\"code\": 400, \"message\": \"The "
+         f"google-gemini/gemini-cli#19083 (2026-02-14, many MCP tools); google-gemini/gemini-cli#25440 (2026-04-15, "
+         f"gemini-3-flash-preview, the newest recording found 2026-11-28){CITE_END}'\"code\": 400, \"message\": \"The "
          "GenerateContentRequest proto is invalid:\\n  * tools[0].function_declarations: [FIELD_INVALID] At most 512 "
          "function declarations can be specified.\", \"status\": \"INVALID_ARGUMENT\"'; the same words in "
          "google-gemini/gemini-cli#25440; google-genai 3.6.1 types.py Tool.function_declarations: 'Maximum 512 "
-         "function declarations can be provided.'", "2026-11-26"),
+         "function declarations can be provided.' (re-read 2026-11-28)", "2026-11-28"),
     Fact("groq.tool_limit", ("groq",),
          "Groq refuses more than 128 tools with 400 invalid_request_error",
-         f"HunorLaczko/ha-groq-cloud-api#25{CITE_END}'Error code: 400 - {{'error': {{'message': \"'tools' : maximum "
-         "number of items is 128\", 'type': 'invalid_request_error'}}'; the same words in gsd-build/gsd-2#4376; groq "
-         "1.7.0 types/chat/completion_create_params.py tools: 'A max of 128 functions are supported.'", "2026-11-26"),
+         "HunorLaczko/ha-groq-cloud-api#25 (2026-04-16); gsd-build/gsd-2#4376 (2026-04-17); duolahypercho/codex-router"
+         f"#449 (2026-08-26, groq/openai/gpt-oss-120b, the newest recording found 2026-11-28){CITE_END}'Error code: 400 - "
+         "{'error': {'message': \"'tools' : maximum "
+         "number of items is 128\", 'type': 'invalid_request_error'}}'; the same words in gsd-2#4376; '(HTTP 400: 'tools' : "
+         "maximum number of items is 128)' (codex-router#449); groq 1.7.0 types/chat/completion_create_params.py tools: "
+         "'A max of 128 functions are supported.' (re-read 2026-11-28)", "2026-11-28"),
     # What one tool's fields and the strict schemas may hold: the rows' body_limits name these facts
     # (core/body_limits.py). No source states a description limit for openai-responses, groq, mistral, cohere,
     # gemini or the other hosts on 2026-11-26; botocore 1.44.8 bedrock-runtime ToolSpecification.description is
@@ -528,25 +355,7 @@ FACTS: tuple[Fact, ...] = (
          "leveraged every time that a tool configuration is passed.'", "2026-11-27",
          NamedModels(("claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-5", "claude-opus-4-6"),
                      "Claude Sonnet 4.5, Claude Haiku 4.5, Claude Opus 4.5, and Claude Opus 4.6")),
-    Fact("anthropic.tool_name_length", ("anthropic",),
-         "the Messages API takes a tool name of letters, digits, _ and - up to 128 characters, and refuses a longer "
-         "one with 400 invalid_request_error; its tool-use docs print ^[a-zA-Z0-9_-]{1,64}$",
-         f"home-assistant/core#147760 (2025-06-29){CITE_END}'{{'type': 'error', 'error': {{'type': "
-         "'invalid_request_error', 'message': \"tools.0.custom.name: String should match pattern "
-         "'^[a-zA-Z0-9_-]{1,128}$'\"}}'; the same pattern in vybestack/llxprt-code#482 (2025-11-07) and "
-         "nicobailon/pi-mcp-adapter#190 (2026-07-17); anthropics/claude-code#96152 (2026-09-22): 'tools.18.custom.name: "
-         "String should have at most 128 characters'; {1,64} was the API's pattern in cyanheads/atlas-mcp-server#14 "
-         "(2025-03-06) and is still the docs' ('Must match the regex ^[a-zA-Z0-9_-]{1,64}$.', tool-use guide)",
-         "2026-11-26"),
-    Fact("gemini.function_name_length", ("gemini",),
-         "the Gemini API's recorded 400s allow function names of at most 64 characters, while google-genai's "
-         "FunctionDeclaration.name states 128: a name of 65 to 128 is sent with a warning",
-         f"kaitranntt/ccs#25 (2025-11-30){CITE_END}'\"The GenerateContentRequest proto is invalid:\\n  * "
-         "tools[0].function_declarations[53].name: [FIELD_INVALID] Invalid function name. Must start with a letter or "
-         "an underscore. Must be a-z, A-Z, 0-9, or contain underscores (_), dots (.), colons (:), or dashes (-), with "
-         "a maximum length of 64.\",\"status\":\"INVALID_ARGUMENT\"'; the same words in kaitranntt/ccs#219 "
-         "(2025-12-28); google-genai 3.6.1 types.py FunctionDeclaration.name: 'Must be a-z, A-Z, 0-9, or contain "
-         "underscores, dots, colons and dashes, with a maximum length of 128.'", "2026-11-26"),
+    *TOOL_NAME_FACTS[:2],  # Anthropic's and Gemini's tool names (core/name_rule_facts.py), in their place here
     Fact("openai.strict_schema_limits", ("openai", "openai-responses"),
          "a strict schema takes at most 5000 object properties, 10 levels of nesting, 1000 enum values, 120,000 "
          "characters of property names, definition names, enum and const values, and 15,000 characters in one string "
@@ -623,7 +432,7 @@ FACTS: tuple[Fact, ...] = (
 
 
 FACTS += (HOSTED_TOOL_FACTS + CHOICE_FACTS + CHOICE_WORD_FACTS + REFUSAL_FACTS + EFFORT_FACTS
-          + CHOICE_SHAPE_FACTS + TOOL_CHANGE_FACTS)
+          + CHOICE_SHAPE_FACTS + TOOL_CHANGE_FACTS + TOOL_NAME_FACTS[2:])
 _BY_ID = {f.id: f for f in FACTS}
 
 

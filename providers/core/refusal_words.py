@@ -16,6 +16,7 @@ from .choice_shape_words import CHOICE_SHAPE_FACTS
 from .effort_facts import EFFORT_FACTS
 from .fact_record import CITE_END, Fact
 from .fact_values import NamedModels, RefusalWords, refusals
+from .history_facts import HISTORY_FACTS
 
 _VERIFIED = "2026-11-27"
 # how a mock's 400 in toolchoice's words ends where no recording gives the API's own for the case (DeepSeek's and
@@ -44,9 +45,9 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "not support this tool_choice\" — deepseek-flash misses the tool-choice guard that deepseek-v4-flash has' "
          "(oh-my-pi#11505); 'deepseek-reasoner does not support this tool_choice'", "2026-11-28",
          (RefusalWords("thinking.forced_choice", ("deepseek",), "Thinking mode does not support this tool_choice",
-                       model=r"^deepseek-(?:v4-(?:flash|pro)|flash)$"),
+                       rules=("deepseek-v4-thinking", "deepseek-flash-thinking")),
           RefusalWords("thinking.forced_choice", ("deepseek",), "deepseek-reasoner does not support this tool_choice",
-                       model=r"^deepseek-reasoner$"))),
+                       rules=("deepseek-reasoner",)))),
     Fact("anthropic.forced_choice_words", ("anthropic", "bedrock"),
          "Claude's 400 for a forcing tool_choice with manual thinking {type: enabled} says 'Thinking may not be enabled "
          "when tool_choice forces tool use.'; Bedrock's ValidationException carries the same words after 'The model "
@@ -263,19 +264,22 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
 )
 
 
-_PLACES = re.compile(r"\{(model|type|choice|version|tool_index)\}")
+_PLACES = re.compile(r"\{(model|type|choice|version|tool_index|message_index)\}")
 
 
 def api_refusal(provider: str, code: str, model: str | None, body: Any,
-                headers: Mapping[str, str] | None = None) -> RefusalWords | None:
+                headers: Mapping[str, str] | None = None, message_index: int | None = None) -> RefusalWords | None:
     """The recorded refusal ``code`` stands for on ``provider``, where recorded for this case (the model, the body):
     its words (``{model}`` filled in; ``{version}``, the request's anthropic-version header as it arrived, from
-    ``headers``, their names lower-cased) and its envelope's other fields; else None."""
-    facts = REFUSAL_FACTS + EFFORT_FACTS + CHOICE_SHAPE_FACTS
+    ``headers``, their names lower-cased; ``{message_index}``, ``message_index``) and its envelope's other fields;
+    else None."""
+    facts = REFUSAL_FACTS + EFFORT_FACTS + CHOICE_SHAPE_FACTS + HISTORY_FACTS
     for row in (row for fact in facts for row in refusals(fact.value)):
         if row.code != code or provider not in row.providers:
             continue
         if row.model is not None and not (isinstance(model, str) and re.search(row.model, model.lower())):
+            continue
+        if row.rules and not (isinstance(model, str) and _ruled(provider, model, row.rules)):
             continue
         if row.field and _at(body, row.field) != row.value:
             continue
@@ -289,7 +293,8 @@ def api_refusal(provider: str, code: str, model: str | None, body: Any,
                                   "choice": lambda: str(_at(body, ("tool_choice",))),
                                   # the API version header a refusal of it names (anthropic.version_words)
                                   "version": lambda: (headers or {}).get("anthropic-version", ""),
-                                  "tool_index": lambda: str(index)}  # schema.rejected
+                                  "tool_index": lambda: str(index),  # schema.rejected
+                                  "message_index": lambda: str(message_index)}  # the refused message's (its caller's)
         # one pass over the recorded words: a value filled in is data, never searched for another's place ('any{x}')
         words = _PLACES.sub(lambda m: filled[m.group(1)](), row.words)
         return row._replace(words=words)
@@ -300,6 +305,13 @@ def api_refusal(provider: str, code: str, model: str | None, body: Any,
         if rule is not None and rule.recorded and rule.words:
             return RefusalWords(code, (provider,), rule.words, envelope=(("param", rule.param),) if rule.param else ())
     return None
+
+
+def _ruled(provider: str, model: str, names: tuple[str, ...]) -> bool:
+    """A model rule named in ``names`` matches this provider and model (core/model_rule_data.py)."""
+    from .model_rules import matching
+
+    return any(rule.name in names for rule in matching(provider, model))
 
 
 def api_words(provider: str, code: str, model: str | None, body: Any) -> str | None:

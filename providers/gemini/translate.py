@@ -12,6 +12,7 @@ from ..core.history_pairing import unanswered
 from ..core.host_rules import refuse
 from ..core.bounded import json_value
 from ..core.capabilities import Capability
+from ..core.name_rule_facts import name_rule
 from ..core.translation import Context
 from ..core.model import Message, RenderOptions, Scenario, Tool, ToolchoiceError, Translation
 from .parse import REASONING_FAMILY
@@ -24,7 +25,7 @@ _IGNORED_SETTINGS = ("deployment", "endpoint", "api_version", "region")
 _LEVELS = {"minimal": "MINIMAL", "low": "LOW", "medium": "MEDIUM", "high": "HIGH", "xhigh": "XHIGH"}
 
 # Function names: a letter or _ first, then letters, digits, _ . : -, at most 128 (FunctionDeclaration.name)
-NAME_RULE = (re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}").fullmatch, "a letter or _ first, then letters, digits, _ . : -, at most 128")
+NAME_RULE = name_rule("gemini.function_name_length")
 # The API's 400 when the turn after a model turn with function calls has another number of function responses (fact
 # gemini.history_response_parts): INVALID_ARGUMENT, these words
 RESPONSE_PARTS = ("Please ensure that the number of function response parts is equal to the number of function call "
