@@ -63,6 +63,8 @@ def test_a_google_auth_key_is_found_by_its_look_and_words_are_not():
     assert key_shapes(f"key {AUTH_KEY} here") == [(AUTH_KEY, "a Google auth key", "AQ.")]
     assert shown(f"GEMINI_API_KEY={AUTH_KEY}\n") == "GEMINI_API_KEY=[redacted]\n"
     assert shown(f"https://generativelanguage.googleapis.com/v1beta/models?x={AUTH_KEY}") .endswith("x=[redacted]")
-    for text in ("AQ.About-the-release-notes-of-version-2024-and-more", "see AQ.Ab1 and AQ.Ab2",
-                 "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0AQ.Ab8xY3kL9mP2qR7sT4vW1zB5nC8dF0gH6jK2lM4pQ7rS9tU"):
+    for text in ("AQ.About-the-release-notes-of-version-2024-and-more", "see AQ.Ab1 and AQ.Ab2"):
         assert shown(text) == text and key_shapes(text) == []
+    # a JWT whose payload ends in AQ: no Google auth key inside it, but the JWT whole (its header holds "alg")
+    jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0AQ.Ab8xY3kL9mP2qR7sT4vW1zB5nC8dF0gH6jK2lM4pQ7rS9tU"
+    assert key_shapes(jwt) == [(jwt, "a JSON Web Token", "eyJ")] and shown(jwt) == "[redacted]"

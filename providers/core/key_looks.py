@@ -8,7 +8,9 @@ Only the standard library: `render` and `parse` use this without httpx.
 
 from __future__ import annotations
 
+import base64
 import functools
+import json
 import re
 from typing import Any, Callable, Mapping
 
@@ -91,6 +93,34 @@ KEY_SHAPES: tuple[tuple[str, str, str, str], ...] = (
      "tokens opaque): a token endpoint's answer '\"access_token\" : \"ya29.AHES6ZT…\", \"token_type\" : "
      "\"Bearer\"' (pastebin.com/sZd2ut8f, 2013); scanners' rules 'ya29\\.[0-9A-Za-z\\-_]+', "
      "'ya29\\.[\\w\\-\\.]+' (a dot inside is kept: the token is replaced whole)"),
+    # Slack's: hyphen-joined ids (digit runs; xapp-'s app id A…) and a last run that must not read as words
+    ("a Slack token", "xox", r"(?:xox[abeoprs]|xoxe\.xox[bp]|xapp)-(?=[A-Za-z0-9-]{24})(?:(?:[0-9]{1,16}|A[A-Z0-9]{6,16})-)+"
+     r"[A-Za-z0-9]{8,}",
+     "api.slack.com/authentication/token-types (read 2026-11-28): bot tokens 'xoxb-', user tokens 'xoxp-', "
+     "app-level tokens 'xapp-'; docs.slack.dev tooling.tokens.rotate (read 2026-11-28): '\"token\": \"xoxe.xoxp-...\", "
+     "\"refresh_token\": \"xoxe-...\"', oauth.v2.exchange 'Example: xoxp-12345-67890-1928471-abcdefg'; secondary, read "
+     "2026-11-28: gitleaks cmd/generate/config/rules/slack.go 'xoxb-[0-9]{10,13}-[0-9]{10,13}[a-zA-Z0-9-]*', "
+     "'xox[pe](?:-[0-9]{10,13}){3}-[a-zA-Z0-9-]{28,34}', '(?i)xapp-\\d-[A-Z0-9]+-\\d+-[a-z0-9]+', legacy workspace "
+     "apps' 'xox[ar]-(?:\\d-)?[0-9a-zA-Z]{8,48}' (sample 'xoxa-2-511111111-31111111111-3111111111111-e039d0…')"),
+    # 20 characters (gitleaks' rule), or GitLab's routable form, longer and ending in dotted pieces (a sentence's dot
+    # is left); the tail must not read as words (glpat-your-personal-access-token, glpat-xxxxxxxxxxxxxxxxxxxx)
+    ("a GitLab access token", "glpat-", r"glpat-[0-9A-Za-z_-]{20,}(?:\.[0-9A-Za-z]{1,16}){0,2}",
+     "docs.gitlab.com/security/tokens (read 2026-11-28), Token prefixes: 'The following table shows the prefixes for "
+     "each type of token. With the exception of Personal Access tokens, these prefixes cannot be configured', "
+     "'Personal access token glpat-', 'Project access token glpat-', 'Group access token glpat-'; gitlab-org/gitlab "
+     "MR 169322: 'routable PATs can be between 43 characters (i.e. glpat-<37 characters>...) and 316 characters'; "
+     "secondary, read 2026-11-28: gitleaks rules gitlab-pat 'glpat-[\\w-]{20}' and gitlab-pat-routable "
+     "'\\bglpat-[0-9a-zA-Z_-]{27,300}\\.[0-9a-z]{2}[0-9a-z]{7}\\b'"),
+    # A JWT's compact form: a JOSE header (base64url of a JSON object, so eyJ: '{"'), payload and signature (empty
+    # when alg is none), or JWE's five parts; taken only where the header decodes to an object with "alg" (_jose)
+    ("a JSON Web Token", "eyJ", r"eyJ[A-Za-z0-9_-]{12,}\.(?:[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"
+     r"|[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)",
+     "RFC 7519 §1 (read 2026-11-28): 'JWTs are always represented using the JWS Compact Serialization or the JWE "
+     "Compact Serialization', §7.2 'Verify that the JWT contains at least one period', the header a JSON object; RFC "
+     "7515 §4.1.1 'The \"alg\" (algorithm) Header Parameter ... This Header Parameter MUST be present', §7.1 "
+     "'BASE64URL(UTF8(JWS Protected Header)) || '.' || BASE64URL(JWS Payload) || '.' || BASE64URL(JWS Signature)'; "
+     "secondary, read 2026-11-28: gitleaks rule jwt 'ey[a-zA-Z0-9]{17,}\\.ey[a-zA-Z0-9\\/\\\\_-]{17,}\\."
+     "(?:[a-zA-Z0-9\\/\\\\_-]{10,}={0,2})?' (alg none's empty signature among its examples)"),
 )
 
 
@@ -151,18 +181,20 @@ def key_shapes(text: str) -> list[tuple[str, str, str]]:
 # The shapes as one pattern with a look-behind for the edge, tried at every place of a text, cost ~0.5 s a MB (the
 # look-behind, per pattern; a 10 MB body took 4.7 s); every shape begins with one of these prefixes, which one
 # C-speed search finds (~9 ms a MB), and the shape is tried only there (the same matches: tests/test_body_keys.py).
-_PREFIXES = re.compile(r"sk-|AIza|AQ\.Ab|AKIA|ASIA|gsk_|xai-|hf_|gh[pousr]_|github_pat_|pplx-|csk-|tgp_v1_|fw_|ya29\.")
+_PREFIXES = re.compile(r"sk-|AIza|AQ\.Ab|AKIA|ASIA|gsk_|xai-|hf_|gh[pousr]_|github_pat_|pplx-|csk-|tgp_v1_|fw_|ya29\.|"
+                       r"xox[abeoprs][-.]|xapp-|glpat-|eyJ")
 _SHAPE_AT = re.compile("|".join(f"(?P<s{i}>(?:{pattern}){_END})" for i, (_, _, pattern, _) in enumerate(KEY_SHAPES)))
 _OPENAI_GROUP = f"s{next(i for i, row in enumerate(KEY_SHAPES) if row[1] == 'sk-')}"
 _DOTTED = next(i for i, row in enumerate(KEY_SHAPES) if row[1] == "ya29.")  # the one row whose match spans dots
 _GOOGLE_AUTH_GROUP = f"s{next(i for i, row in enumerate(KEY_SHAPES) if row[1] == 'AQ.')}"
+_SLACK_GROUP, _JWT_GROUP = (f"s{next(i for i, row in enumerate(KEY_SHAPES) if row[1] == p)}" for p in ("xox", "eyJ"))
 
 
 # the rows whose tail (after the prefix) must not read as words (_reads_as_words), by group: the prefix's length and
 # the least average length of a name's pieces (Cerebras' keys are lower-case and digits only: a random one's pieces
 # are long runs of letters, ~1 in 100 reading as words at 4; none in 20,000 at 8)
 _WORDS_READ = {f"s{i}": (len(row[1]), 8 if row[1] == "csk-" else 4) for i, row in enumerate(KEY_SHAPES)
-               if row[1] in ("pplx-", "csk-", "tgp_v1_", "fw_", "ya29.")}
+               if row[1] in ("pplx-", "csk-", "tgp_v1_", "fw_", "ya29.", "glpat-")}
 # a tail that reads as words: capitalized or lower-case words of 2 or more letters, acronyms up to 5 capitals and
 # short numbers (FirmwareUpdatePackageV2024, firmwareupdatepackage2024, Together-Config-Settings), each 4 or more
 # characters long on average; random text holds a lone lower-case letter between other characters nearly always
@@ -188,13 +220,36 @@ def _reads_as_words(tail: str, piece: int = 4) -> bool:
 def _read_as_key(group: str | None, key: str) -> bool:
     """Whether a match of a row whose pattern alone could spell words is a key: the OpenAI-style row's
     (``_openai_style``), Google's auth keys', whose tail must read as random (``_random_token``: AQ.About-the-
-    release-notes-2024 is words), and the rows of ``_WORDS_READ``, whose tail must not read as words."""
+    release-notes-2024 is words), the rows of ``_WORDS_READ``, whose tail must not read as words, Slack's, whose last
+    run must not, and a JWT's, whose header must be one (``_jose``)."""
     if group == _OPENAI_GROUP:
         return _openai_style(key)
+    if group == _SLACK_GROUP:
+        return not _reads_as_words(key[key.rfind("-") + 1:])
+    if group == _JWT_GROUP:
+        return _jose(key[:key.find(".")])
     if group in _WORDS_READ:
         prefix, piece = _WORDS_READ[group]
         return not _reads_as_words(key[prefix:], piece)
     return group != _GOOGLE_AUTH_GROUP or _random_token(key[5:])
+
+
+_JOSE_HEADER = 16384  # characters of a JWT's header read at most (an x5c certificate chain: a few thousand)
+_ALG_SPELLED = ("ImFsZy", "JhbGci", "iYWxnI")  # "alg" with its quotes in base64, at each of the 3 alignments
+
+
+def _jose(header: str) -> bool:
+    """Whether a JWT's first segment is a JOSE header: base64url of a JSON object with an "alg" string (RFC 7515
+    §4.1.1), so that base64 of other JSON (``eyJ`` is any object's) is no token."""
+    if len(header) > _JOSE_HEADER or not any(spelled in header for spelled in _ALG_SPELLED):  # no decoding then
+        return False
+    try:
+        found = json.loads(base64.urlsafe_b64decode(header + "=" * (-len(header) % 4)))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(found, dict) and isinstance(found.get("alg"), str)
+
+
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 # AWS's documentation's own example key ids (AKIAIOSFODNN7EXAMPLE, read 2026-11-27 in the STS GetAccessKeyInfo page
 # quoted above) are no one's key: text quoting them (a tool's description) is shown as written, as gitleaks allows

@@ -4,7 +4,8 @@ characters the text holds (never what it is) and what to write instead (``$NAME`
 A key in the file is in the file (shared, committed, pasted into an issue) before any output could hide it, and a
 text toolchoice did not read from the environment is not known as a key to the places that show a request. What
 counts as a key (``redaction``): text of a known key's shape anywhere (``KEY_SHAPES``: ``sk-``, ``sk-ant-``,
-``AIza``, ``AQ.Ab``, ``AKIA``/``ASIA``, ``gsk_``, ``xai-``, ``hf_``, ``ghp_``/``github_pat_``), and, in a place named for a
+``AIza``, ``AQ.Ab``, ``AKIA``/``ASIA``, ``gsk_``, ``xai-``, ``hf_``, ``ghp_``/``github_pat_``, Slack's ``xox…``,
+``glpat-``, a JWT, ...), and, in a place named for a
 credential, any text of 8 characters or more a key could be (``credential_field``, ``literal_key``). The places:
 ``providers.<id>.extra`` (every value, at any depth), ``headers`` (a key header's rule is in ``scenario.py``; a
 key's shape in any header), ``base_url`` / ``endpoint`` (user info and query strings are refused by
