@@ -69,26 +69,22 @@ def test_render_pretty_says_it_whole_at_80_and_60_columns(columns: int) -> None:
     assert any("claude-sonnet-5?)" in line for line in lines), done.stdout  # the id never broken over two lines
 
 
-@pytest.mark.parametrize("provider,model", [
-    ("anthropic", "claude-opus-6"),  # another number is another model (a newer one), not a slip of the keys
-    ("openai", "gpt-4.1-mini"),  # an id the SDK lists that no family rule knows: nothing else is meant
-    ("openai", "my-finetune"),  # nothing near
-])
-def test_no_guess_where_no_typo_is_likely(provider: str, model: str) -> None:
+def _note(provider: str, model: str) -> str:
     done = run_cli(["render", WEATHER, "-p", provider, "-m", model, "-f", "json"], env=user_env())
     assert done.returncode == 0, done.stderr
-    note = _unknown_note(json.loads(done.stdout)["ledger"])
-    assert "did you mean" not in note["message"], note
-
-
-def test_a_huge_mistyped_id_is_still_answered_without_a_guess() -> None:
-    """The did-you-mean is bounded (bounded.nearest): a 200,000-character id is said unknown, whole in the JSON."""
-    typed = "claude-sonet-5" + "x" * 200_000
-    done = run_cli(["render", WEATHER, "-p", "anthropic", "-m", typed, "-f", "json"], env=user_env())
-    assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
-    assert document["request"]["body"]["model"] == typed
-    assert "did you mean" not in _unknown_note(document["ledger"])["message"]
+    assert document["request"]["body"]["model"] == model
+    return _unknown_note(document["ledger"])["message"]
+
+
+def test_a_guess_only_where_a_typo_is_likely_and_bounded() -> None:
+    """claude-opus-6 is another number, another (newer) model, not a slip of the keys; gpt-4.1-mini is an id the
+    SDK lists that no family rule knows (nothing else is meant); a 200,000-character id is answered (bounded.nearest)
+    without a guess. The typo beside them is guessed."""
+    assert "(did you mean claude-opus-5?)" in _note("anthropic", "claude-opsu-5")
+    for provider, model in (("anthropic", "claude-opus-6"), ("openai", "gpt-4.1-mini"), ("openai", "my-finetune"),
+                            ("anthropic", "claude-sonet-5" + "x" * 200_000)):
+        assert "did you mean" not in _note(provider, model), model[:40]
 
 
 # ---- 2. compare's `par.` header, explained nowhere -----------------------------------------------------------
@@ -109,12 +105,10 @@ def test_the_key_under_compare_says_what_par_is_where_it_is_drawn_at_no_extra_li
     assert key and "par.: parallel_tool_calls" in lines[key[0]], lines
     # the key's two lines at 80 columns as before (its command whole on the second): the legend costs none
     assert lines[key[0] + 1].strip() == "`toolchoice render SCENARIO -p ID` shows every entry", lines
-
-
-def test_no_legend_where_no_abbreviation_is_drawn() -> None:
-    lines = _compare(60)  # at 60 the parallel column is left out, said in the caption
-    assert not any("par." in line for line in lines), lines
-    assert not any("parallel_tool_calls" in line for line in lines), lines
+    narrow = _compare(60)  # at 60 the parallel column is left out (the caption says so): no legend of it
+    assert not any("par." in line for line in narrow), narrow
+    assert any("left out at 60 columns" in line for line in narrow)
+    assert sum("parallel_tool_calls" in line for line in narrow) == 0, narrow
 
 
 @pytest.mark.parametrize("columns", [80, 60])
