@@ -82,7 +82,10 @@ def test_a_guess_only_where_a_typo_is_likely_and_bounded() -> None:
     SDK lists that no family rule knows (nothing else is meant); a 200,000-character id is answered (bounded.nearest)
     without a guess. The typo beside them is guessed."""
     assert "(did you mean claude-opus-5?)" in _note("anthropic", "claude-opsu-5")
+    # gpt-6.2-sol, gpt-6.1-terra (openai 3.57.0 ChatModel): real ids no rule knows (docs/fact-audit.md), each a
+    # neighbour of a known one (gpt-6.1-sol) by a digit or a word
     for provider, model in (("anthropic", "claude-opus-6"), ("openai", "gpt-4.1-mini"), ("openai", "my-finetune"),
+                            ("openai", "gpt-6.2-sol"), ("openai", "gpt-6.1-terra"),
                             ("anthropic", "claude-sonet-5" + "x" * 200_000)):
         assert "did you mean" not in _note(provider, model), model[:40]
 
