@@ -88,6 +88,7 @@ def test_a_guess_only_where_a_typo_is_likely_and_bounded() -> None:
                             ("openai", "gpt-6.2-sol"), ("openai", "gpt-6.1-terra"),
                             ("anthropic", "claude-sonet-5" + "x" * 200_000)):
         assert "did you mean" not in _note(provider, model), model[:40]
+    assert "(did you mean claude-sonnet-5?)" in _note("anthropic", "claude-sonet\n-5")  # was an internal error
 
 
 # ---- 2. compare's `par.` header, explained nowhere -----------------------------------------------------------

@@ -201,7 +201,8 @@ def known_ids(provider: str) -> frozenset[str]:
 
 # a model id's parts a did-you-mean keeps as written: a Bedrock-style prefix ("us.anthropic.", "models/") before it,
 # and a date or a Bedrock version after it ("-20250929", "-2025-04-14", "-v1:0")
-_ID_PARTS = re.compile(r"((?:[a-z]+[./])*)(.*?)((?:-\d{8}|-\d{4}-\d{2}-\d{2})?(?:-v\d+(?::\d+)?)?)")
+_ID_PARTS = re.compile(r"((?:[a-z]+[./])*)(.*?)((?:-\d{8}|-\d{4}-\d{2}-\d{2})?(?:-v\d+(?::\d+)?)?)",
+                       re.DOTALL)  # any id, a line break in it too (-m $'a\nb' was an internal error)
 
 
 def nearest_known(provider: str, model: str) -> str | None:
@@ -215,7 +216,7 @@ def nearest_known(provider: str, model: str) -> str | None:
     ids = known_ids(provider)
     if lowered in ids:  # a documented id the rules do not know (gpt-4.1-mini): no other id is meant
         return None
-    head, core, tail = _ID_PARTS.fullmatch(lowered).groups()  # type: ignore[union-attr]  # (.*?) matches any id
+    head, core, tail = _ID_PARTS.fullmatch(lowered).groups()  # type: ignore[union-attr]  # it matches any id
     digits = re.sub(r"\D", "", core)
     cores = {_ID_PARTS.fullmatch(i).group(2) for i in ids}  # type: ignore[union-attr]
     near = nearest(core, sorted(c for c in cores if c != core and re.sub(r"\D", "", c) == digits), cutoff=0.8)
