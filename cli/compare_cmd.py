@@ -65,7 +65,10 @@ def compare(
     drop_params: bool = DROP_PARAMS,
     active_tools: Optional[List[str]] = ACTIVE_TOOLS,
 ) -> None:
-    """Compare how one scenario lands on several providers (and, with --send, how each model behaved)."""
+    """Compare how one scenario lands on several providers (and, with --send, how each model behaved).
+
+    Short headers, where the terminal is narrow: par. is parallel_tool_calls, host the endpoint, ms the latency, tokens (with --repeat) the mean tokens (docs/compare.md).
+    """  # one line in the source: the help keeps a docstring's line breaks
     from toolchoice.providers.core import dialects
 
     from .inputs import options_need, refuse_provider_paths, scenario_chose, scenario_with_override

@@ -37,6 +37,9 @@ def markdown(rows: list[dict[str, str]], extra_columns: tuple[str, ...] = ()) ->
 # Short headers for narrow terminals, and the order columns are dropped in when even those do not fit.
 SHORT = {"tool_choice on the wire": "on the wire", "parallel": "par.", "endpoint": "host", "latency ms": "ms",
          "tokens (mean)": "tokens"}
+# The short headers that are abbreviations, and what they stand for: said in the key under a dry run's table where one
+# is drawn (the other short headers are words: on the wire, host, tokens; `ms` is the unit of the latency's cells)
+ABBREVIATED = {"par.": "parallel_tool_calls"}
 DROP_ORDER = ("endpoint", "tools", "parallel", "strict", "tokens", "tokens (mean)", "latency ms", "ledger")
 # A host is not among them: folded, `api.openai.com` read `api.openai.` over `com`; the endpoint column goes first.
 WRAPS = {"tool_choice on the wire", "calls", "verdict", "what changed / what to know", "evidence", "API tool_choice"}
@@ -391,6 +394,7 @@ def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str
     shown = drawn_columns(table, columns)
     legend = (f"{DIFF_MARK if plain else 'magenta'}: differs from most providers · "
               if any(column in shown for _, column in marks) else "")
+    legend += "".join(f"{short}: {meaning} · " for short, meaning in abbreviations_drawn(table, columns))
     key = ("ledger: E errors, W warnings, I info; `toolchoice render SCENARIO -p ID` shows every entry"
            if "ledger" in shown else "`toolchoice render SCENARIO -p ID` shows each provider's ledger")
     from .word_breaks import lines_holding
@@ -413,6 +417,16 @@ def drawn_columns(table: object, columns: tuple[str, ...]) -> tuple[str, ...]:
         return columns
     headers = {str(getattr(c, "header", "")) for c in getattr(table, "columns", ())}
     return tuple(c for c in columns if c in headers or SHORT.get(c) in headers)
+
+
+def abbreviations_drawn(table: object, columns: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The abbreviated headers (``ABBREVIATED``) ``fit_table`` drew, each with what it stands for: under the short
+    headers, or as a label where it drew one record a row (whose labels are the short headers)."""
+    if getattr(table, "show_header", False):
+        drawn = {str(getattr(c, "header", "")) for c in getattr(table, "columns", ())}
+    else:
+        drawn = {SHORT.get(c, c) for c in columns}
+    return [(short, meaning) for short, meaning in ABBREVIATED.items() if short in drawn]
 
 
 def providers_named(providers: list[str], compared: list[str]) -> str:

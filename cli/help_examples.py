@@ -21,6 +21,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "without a key, to the mock (toolchoice mock -p openai prints URL):",
             "export OPENAI_API_KEY=unused",
             "toolchoice run scenario.yaml -p openai --base-url URL \\\n    --save runs",
+            "the OpenAI run's history on Anthropic's wire (offline):",
             "toolchoice run scenario.yaml -p anthropic --replay runs"),
     "parse": ("toolchoice parse reply.json -p openai",
               "toolchoice parse reply.json -p openai -s scenario.yaml",

@@ -101,6 +101,12 @@ def _needles(pattern: str) -> tuple[str, ...]:
     return tuple(first + alternative + after for alternative in alternatives)
 
 
+def spelled(pattern: str) -> tuple[str, ...]:
+    """The texts ``pattern`` spells out whole (its ``_needles``): "claude-(?:fable|mythos)-5" -> claude-fable-5,
+    claude-mythos-5; what a did-you-mean may offer (``model_rules.known_ids``)."""
+    return _needles(pattern)
+
+
 def search(pattern: str, lowered: str) -> bool:
     needles = _needles(pattern)
     if needles and not any(needle in lowered for needle in needles):

@@ -175,9 +175,55 @@ def unknown_note(provider: str, model: str) -> str | None:
     # beside their refusal read as a contradiction
     held = [rule.name for rule in RULES if not rule.family and rule.matches(provider, model)]
     beyond = f" beyond the rules of the whole API ({', '.join(held)})" if held else ""
-    return (f"no model rule knows {model}: its thinking and tool_choice limits are unknown here, so nothing is "
+    near = nearest_known(provider, model)
+    mean = f" (did you mean {near}?)" if near else ""
+    return (f"no model rule knows {model}{mean}: its thinking and tool_choice limits are unknown here, so nothing is "
             f"refused or changed on a guess{beyond} (set them with providers.{provider}.rules; `toolchoice providers "
             "--model ID` lists the rules)")
+
+
+@functools.lru_cache(maxsize=64)
+def known_ids(provider: str) -> frozenset[str]:
+    """The model ids the data names for ``provider``: its row's default model, the ids its documented retirements
+    list, and those its family rules spell out whole and match (claude-sonnet-5; not a prefix such as gpt-5.)."""
+    from .capabilities import CAPABILITIES
+    from .model_rule_match import spelled
+
+    ids = {entry_id for entry in END_OF_LIFE if provider in entry.providers
+           for entry_id in (entry.models or spelled(entry.pattern))}
+    ids.update(text for rule in RULES if rule.family and provider in rule.providers
+               for text in spelled(rule.pattern) if rule.matches(provider, text))
+    row = CAPABILITIES.get(provider)
+    if row is not None and not row.default_model.startswith("("):
+        ids.add(row.default_model.lower())
+    return frozenset(i for i in ids if i and not i.endswith(("-", ".")))
+
+
+# a model id's parts a did-you-mean keeps as written: a Bedrock-style prefix ("us.anthropic.", "models/") before it,
+# and a date or a Bedrock version after it ("-20250929", "-2025-04-14", "-v1:0")
+_ID_PARTS = re.compile(r"((?:[a-z]+[./])*)(.*?)((?:-\d{8}|-\d{4}-\d{2}-\d{2})?(?:-v\d+(?::\d+)?)?)",
+                       re.DOTALL)  # any id, a line break in it too (-m $'a\nb' was an internal error)
+
+
+def nearest_known(provider: str, model: str) -> str | None:
+    """The known id (``known_ids``) a mistyped ``model`` most likely meant, with its prefix and date kept, or None: a
+    suggestion only (the model is sent as written). Only an id with the same digits in the same order: another
+    number is another model (claude-opus-6 is no typo for claude-opus-5), not a slip of the keys. Bounded
+    (``bounded.nearest``)."""
+    from .bounded import nearest
+
+    lowered = model.lower()
+    ids = known_ids(provider)
+    if lowered in ids:  # a documented id the rules do not know (gpt-4.1-mini): no other id is meant
+        return None
+    head, core, tail = _ID_PARTS.fullmatch(lowered).groups()  # type: ignore[union-attr]  # it matches any id
+    digits = re.sub(r"\D", "", core)
+    cores = {_ID_PARTS.fullmatch(i).group(2) for i in ids}  # type: ignore[union-attr]
+    near = nearest(core, sorted(c for c in cores if c != core and re.sub(r"\D", "", c) == digits), cutoff=0.8)
+    if near is None:
+        return None
+    meant = head + near + tail
+    return meant if meant in ids or not unknown(provider, meant) else None
 
 
 # a version number in a model id (5.5, 4-6): read from a run's first digit only, as \d+[.-]\d+ reads it (the same
