@@ -32,7 +32,6 @@ everything about Claude's thinking (``claude_thinking.py``: ``thinking_plan``, `
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable, Sequence
 
 from .core.capabilities import Capability

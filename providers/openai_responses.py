@@ -27,7 +27,6 @@ Wire facts, with their sources (openai-python ``src/openai/types/responses/``):
 
 from __future__ import annotations
 
-import re
 from typing import Any, Sequence
 
 from .core import history_wire, native_tools, request_parts, translation
